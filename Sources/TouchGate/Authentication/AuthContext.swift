@@ -1,0 +1,170 @@
+import Dispatch
+import Synchronization
+
+/// An authentication context, after `LAContext`: evaluates a policy for one user against the
+/// PAM stacks named in the store's configuration, keeping the lockout counts in the store.
+///
+/// One context serves one user. ``invalidate()`` ends a pending evaluation with `appCancel`
+/// and every later one with `invalidContext`. The context may be shared across threads (to call
+/// ``invalidate()`` during an evaluation), but runs one evaluation at a time.
+public final class AuthContext: @unchecked Sendable {
+    public let user: String
+    public let store: Store
+    /// Passed through to the store's audit log and used by lifecycle events to find a prompt.
+    public let session: String?
+    /// Signals and lifecycle events post here to cut a prompt short.
+    public let interrupter: Interrupter
+    let checker: any CredentialChecker
+    let prompts: (any PromptSource)?
+    private let state: Mutex<MutableState>
+
+    private struct MutableState {
+        var invalidated = false
+        var interactionNotAllowed = false
+        var reuseDuration: Double = 0
+        var fallbackTitle: String? = "Use Passcode"
+        var cancelTitle: String? = "Cancel"
+    }
+
+    /// The longest ``reuseDuration`` allowed, like `LATouchIDAuthenticationMaximumAllowableReuseDuration`.
+    public static let maximumReuseDuration: Double = 300
+    /// How many passcode answers one evaluation accepts before it fails.
+    public static let passcodeTriesPerEvaluation = 3
+
+    /// - Parameter prompts: where answers come from; `nil` when there is no terminal, so any
+    ///   prompt ends the evaluation with `notInteractive`.
+    public init(
+        user: String, store: Store, session: String? = nil, checker: any CredentialChecker = PAMCredentialChecker(),
+        prompts: (any PromptSource)?, interrupter: Interrupter = Interrupter()
+    ) {
+        self.user = user
+        self.store = store
+        self.session = session
+        self.checker = checker
+        self.prompts = prompts
+        self.interrupter = interrupter
+        self.state = Mutex(MutableState())
+    }
+
+    /// When true, an evaluation that would need to prompt fails with `notInteractive` instead.
+    public var interactionNotAllowed: Bool {
+        get { state.withLock { $0.interactionNotAllowed } }
+        set { state.withLock { $0.interactionNotAllowed = newValue } }
+    }
+
+    /// Seconds after a success during which an evaluation succeeds without asking; 0 to 300.
+    public var reuseDuration: Double {
+        get { state.withLock { $0.reuseDuration } }
+        set { state.withLock { $0.reuseDuration = min(max(0, newValue), Self.maximumReuseDuration) } }
+    }
+
+    /// The label of the fallback choice shown at the biometric prompt (`nil` hides the hint).
+    public var fallbackTitle: String? {
+        get { state.withLock { $0.fallbackTitle } }
+        set { state.withLock { $0.fallbackTitle = newValue } }
+    }
+
+    /// The label of the cancel choice shown at prompts.
+    public var cancelTitle: String? {
+        get { state.withLock { $0.cancelTitle } }
+        set { state.withLock { $0.cancelTitle = newValue } }
+    }
+
+    /// An opaque value that changes whenever the biometric enrollment changes; `nil` when not enrolled.
+    public var domainState: String? {
+        get throws(StoreError) { try store.user(user).domainState }
+    }
+
+    /// Ends a pending evaluation with `appCancel`; later evaluations fail with `invalidContext`.
+    public func invalidate() {
+        state.withLock { $0.invalidated = true }
+        interrupter.post(.application)
+    }
+
+    /// Whether `policy` could be evaluated now, without prompting and without counting anything.
+    ///
+    /// Throws the ``AuthError`` an evaluation would end with before asking anything, or a
+    /// ``StoreError`` when the store cannot be read.
+    public func canEvaluate(_ policy: AuthPolicy) throws {
+        if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
+        let configuration = try store.configuration()
+        let record = try store.user(user)
+        let biometric = biometricAvailability(configuration: configuration, record: record)
+        switch policy {
+        case .biometrics:
+            if let biometric { throw AuthError(biometric) }
+        case .deviceOwner:
+            if biometric == nil { return }
+            guard checker.serviceExists(configuration.passcodeService) else { throw AuthError(.passcodeNotSet) }
+            if let wait = LockoutPolicy(configuration: configuration).passcodeRetryAfter(
+                failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: store.clock.now) {
+                throw AuthError(.authenticationFailed, retryAfterSeconds: wait)
+            }
+        }
+    }
+
+    /// Evaluates `policy`, asking for credentials as needed; returns on success and throws an
+    /// ``AuthError`` (or a ``StoreError``, before any credential is checked) otherwise.
+    public func evaluate(_ policy: AuthPolicy, reason: String) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async {
+                do {
+                    try self.evaluateSynchronously(policy, reason: reason)
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// ``evaluate(_:reason:)`` on the calling thread, for command-line tools that own their thread.
+    public func evaluateSynchronously(_ policy: AuthPolicy, reason: String) throws {
+        if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
+        let configuration = try store.configuration()
+        let record = try store.user(user)
+        let settings = state.withLock { $0 }
+        let window = settings.reuseDuration
+        if window > 0, let lastSuccess = record.lastSuccess, store.clock.now - lastSuccess < window,
+           store.clock.now >= lastSuccess {
+            try store.recordOutcome(user: user, session: session, policy: policy.rawValue, factor: "reuse",
+                                    outcome: "success", code: 0)
+            return
+        }
+        var evaluation = makeEvaluation(policy, purpose: policy.rawValue, reason: reason, configuration: configuration)
+        try evaluation.run(record: record)
+    }
+
+    /// Checks the passcode alone (for `reset`, `unenroll` and enrollment's first step).
+    public func verifyPasscode(purpose: String, reason: String) throws {
+        if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
+        var evaluation = makeEvaluation(.deviceOwner, purpose: purpose, reason: reason, configuration: try store.configuration())
+        try evaluation.passcodePhase()
+    }
+
+    /// Enrolls the biometric factor: checks the passcode, then asks for one biometric success,
+    /// then records the enrollment, which changes ``domainState``.
+    public func enroll(reason: String) throws {
+        if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
+        var evaluation = makeEvaluation(.biometrics, purpose: "enroll", reason: reason, configuration: try store.configuration())
+        try evaluation.runEnrollment(record: try store.user(user))
+        try store.setEnrolled(true, user: user, session: session)
+    }
+
+    private func makeEvaluation(_ policy: AuthPolicy, purpose: String, reason: String, configuration: Configuration) -> Evaluation {
+        let settings = state.withLock { $0 }
+        let prompts: any PromptSource = settings.interactionNotAllowed ? NoInteraction() : (self.prompts ?? NoInteraction())
+        return Evaluation(context: self, policy: policy, purpose: purpose, reason: reason, configuration: configuration,
+                          prompts: prompts, fallbackTitle: settings.fallbackTitle)
+    }
+
+    /// The reason the biometric factor cannot be used now, or `nil` when it can.
+    func biometricAvailability(configuration: Configuration, record: UserRecord) -> AuthError.Code? {
+        guard checker.serviceExists(configuration.biometricService) else { return .biometryNotAvailable }
+        guard record.enrolled else { return .biometryNotEnrolled }
+        if LockoutPolicy(configuration: configuration).biometricLockedOut(failures: record.biometricFailures) {
+            return .biometryLockout
+        }
+        return nil
+    }
+}

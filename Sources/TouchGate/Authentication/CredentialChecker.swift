@@ -1,0 +1,27 @@
+/// What one credential check reported.
+public struct CredentialCheckResult: Sendable, Equatable {
+    /// The PAM status of the stack's verdict (`PAM_SUCCESS` is 0).
+    public var status: Int32
+    /// False when the stack could not even be started (`pam_start` failed).
+    public var started = true
+    /// A non-empty answer reached the stack.
+    public var submittedAnswer: Bool
+    public var fallbackChosen = false
+    public var interruption: Interruption?
+    public var endOfInput = false
+    public var notInteractive = false
+    public var invalidAnswer: String?
+}
+
+/// Checks one credential for one user against one named stack.
+///
+/// The implementation users run is ``PAMCredentialChecker``; the protocol exists so the
+/// authenticator's logic does not depend on how the stack is reached.
+public protocol CredentialChecker: Sendable {
+    /// Whether `service` is configured at all (a missing stack must not fall back to PAM's `other`).
+    func serviceExists(_ service: String) -> Bool
+    /// Runs one authentication attempt, asking `prompts` whatever the stack asks.
+    func check(
+        service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool
+    ) -> CredentialCheckResult
+}

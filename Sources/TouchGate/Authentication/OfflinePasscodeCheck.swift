@@ -1,0 +1,37 @@
+internal import CPAM
+
+/// The passcode check the gate falls back to when the store cannot be read.
+///
+/// Without the store nothing can be counted durably, so throttling is kept in memory with the
+/// default schedule, and only a passcode success (a secret given and accepted) opens the gate.
+public struct OfflinePasscodeCheck {
+    let checker: any CredentialChecker
+    let user: String
+    let policy = LockoutPolicy(configuration: Configuration())
+    public private(set) var failures = 0
+    private var lastFailure: Double?
+
+    public init(checker: any CredentialChecker, user: String) {
+        self.checker = checker
+        self.user = user
+    }
+
+    /// One passcode attempt; returns on success and throws an ``AuthError`` otherwise.
+    public mutating func attempt(prompts: any PromptSource, interrupter: Interrupter, now: Double) throws(AuthError) {
+        if let wait = policy.passcodeRetryAfter(failures: failures, lastFailure: lastFailure, now: now) {
+            throw AuthError(.authenticationFailed, retryAfterSeconds: wait)
+        }
+        let service = Configuration().passcodeService
+        guard checker.serviceExists(service) else { throw AuthError(.passcodeNotSet) }
+        let result = checker.check(service: service, user: user, prompts: prompts, interrupter: interrupter,
+                                   emptyAnswerIsFallback: false)
+        if let interruption = result.interruption ?? interrupter.pending { throw AuthError(interruption.code) }
+        if result.endOfInput { throw AuthError(.userCancel) }
+        if result.notInteractive { throw AuthError(.notInteractive) }
+        if result.started, result.status == PAM_SUCCESS, result.submittedAnswer, !result.stoppedEarly { return }
+        if result.started, result.status == PAM_SUCCESS { throw AuthError(.passcodeNotSet) }
+        failures += 1
+        lastFailure = now
+        throw AuthError(AuthError(pamStatus: result.status, factor: .passcode)?.code ?? .authenticationFailed)
+    }
+}

@@ -1,0 +1,72 @@
+internal import CPAM
+import Glibc
+
+/// Checks credentials through libpam.
+///
+/// With no configuration directory it calls `pam_start`, so pam_wrapper (`LD_PRELOAD`) can
+/// redirect it to test stacks; with one it calls `pam_start_confdir`.
+public struct PAMCredentialChecker: CredentialChecker {
+    /// Where service files are read from instead of `/etc/pam.d`, or `nil` for the system's.
+    public let configurationDirectory: String?
+    /// The terminal name passed as `PAM_TTY`, for modules that log or restrict by it.
+    public let terminal: String?
+
+    public init(configurationDirectory: String? = nil, terminal: String? = nil) {
+        self.configurationDirectory = configurationDirectory
+        self.terminal = terminal
+    }
+
+    /// The directories libpam would read `service` from, in its order of preference.
+    var searchDirectories: [String] {
+        if let configurationDirectory { return [configurationDirectory] }
+        let environment = ProcessEnvironment.current
+        if environment["PAM_WRAPPER"] == "1", let redirected = environment["PAM_WRAPPER_SERVICE_DIR"] {
+            return [redirected]
+        }
+        return ["/etc/pam.d", "/usr/lib/pam.d"]
+    }
+
+    public func serviceExists(_ service: String) -> Bool {
+        guard !service.isEmpty, !service.contains("/") else { return false }
+        return searchDirectories.contains { directory in
+            access(directory + "/" + service, R_OK) == 0
+        }
+    }
+
+    /// The corresponding C functions are `pam_start` (or `pam_start_confdir`), `pam_authenticate` and `pam_end`.
+    public func check(
+        service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool
+    ) -> CredentialCheckResult {
+        let conversation = Conversation(
+            prompts: prompts, interrupter: interrupter, emptyAnswerIsFallback: emptyAnswerIsFallback)
+        let retained = Unmanaged.passRetained(conversation)
+        defer { retained.release() }
+        var pamConversation = pam_conv(conv: conversationFunction, appdata_ptr: retained.toOpaque())
+        var handle: OpaquePointer?
+        var status: Int32
+        var started = false
+        if let configurationDirectory {
+            status = pam_start_confdir(service, user, &pamConversation, configurationDirectory, &handle)
+        } else {
+            status = pam_start(service, user, &pamConversation, &handle)
+        }
+        if status == PAM_SUCCESS, let handle {
+            started = true
+            if let terminal { pam_set_item(handle, PAM_TTY, terminal) }
+            status = pam_authenticate(handle, Int32(PAM_DISALLOW_NULL_AUTHTOK))
+            pam_end(handle, status)
+        } else {
+            status = PAM_ABORT
+        }
+        return CredentialCheckResult(
+            status: status,
+            started: started,
+            submittedAnswer: conversation.submittedAnswer,
+            fallbackChosen: conversation.fallbackChosen,
+            interruption: conversation.interruption,
+            endOfInput: conversation.endOfInput,
+            notInteractive: conversation.notInteractive,
+            invalidAnswer: conversation.invalidAnswer
+        )
+    }
+}

@@ -1,0 +1,34 @@
+import Glibc
+
+/// `-S` mode: each answer is one line of standard input; prompts and messages go to standard error.
+public final class StandardInputPrompts: PromptSource {
+    private let reader = LineReader(fileDescriptor: STDIN_FILENO)
+
+    public init() {}
+
+    public func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer {
+        writeAll(STDERR_FILENO, prompt)
+        let answer = reader.readLine(interrupter: interrupter)
+        writeAll(STDERR_FILENO, "\n")
+        return answer
+    }
+
+    public func show(_ message: String) {
+        writeAll(STDERR_FILENO, message + "\n")
+    }
+}
+
+/// Writes all of `text`, retrying short writes and interrupted calls.
+func writeAll(_ fileDescriptor: Int32, _ text: String) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(fileDescriptor, $0.baseAddress, $0.count) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return
+        }
+        offset += written
+    }
+    bytes.removeAll()
+}

@@ -1,0 +1,124 @@
+/// The lifecycle of one terminal session and its relock policy, as a pure state machine.
+///
+/// In the manner of swift-nio's state machines: a value type, each event returns the action the
+/// caller must carry out, and nothing here does I/O or reads a clock, so every path is testable.
+///
+/// The security invariant: `locked` becomes false only through ``unlock()``, which callers invoke
+/// after a successful evaluation and for nothing else. No event clears it.
+public struct SessionLifecycle: Equatable, Sendable {
+    public private(set) var state: LifecycleState
+    /// A successful evaluation is needed before the session is shown again.
+    public private(set) var locked: Bool
+    /// When the session entered the background, while it is there or returning from it.
+    public private(set) var backgroundSince: Double?
+
+    /// What the relock policy is set to for this session's user.
+    public struct Policy: Equatable, Sendable {
+        /// The lock is turned on; with it off, nothing is ever locked.
+        public var enabled: Bool
+        /// A return within this many seconds of entering the background needs no unlock.
+        public var graceSeconds: Int
+
+        public init(enabled: Bool, graceSeconds: Int) {
+            self.enabled = enabled
+            self.graceSeconds = graceSeconds
+        }
+    }
+
+    /// What the caller must do after an event.
+    public enum Action: Equatable, Sendable {
+        /// Nothing beyond storing the new state.
+        case none
+        /// The session is (still) locked: cover it and ask on the next activation.
+        case requireUnlock
+        /// End a prompt that is waiting for this session with `appCancel`; the session stays locked.
+        case cancelPendingPrompt
+    }
+
+    /// An event the current state does not allow; the state is left as it was.
+    public struct InvalidTransition: Error, Equatable, Sendable, CustomStringConvertible {
+        public let state: LifecycleState
+        public let event: LifecycleEvent
+        public var description: String { "event \(event.rawValue) is not valid in state \(state.rawValue)" }
+    }
+
+    public init(state: LifecycleState = .notRunning, locked: Bool = false, backgroundSince: Double? = nil) {
+        self.state = state
+        self.locked = locked
+        self.backgroundSince = backgroundSince
+    }
+
+    /// The state each event leads to from each state it is valid in, following UIKit's application lifecycle.
+    public static func destination(of event: LifecycleEvent, from state: LifecycleState) -> LifecycleState? {
+        switch (state, event) {
+        case (.notRunning, .didFinishLaunching): .inactive
+        case (.inactive, .didBecomeActive): .active
+        case (.active, .willResignActive): .inactive
+        case (.inactive, .didEnterBackground): .background
+        case (.background, .willEnterForeground): .inactive
+        case (.inactive, .willTerminate), (.active, .willTerminate), (.background, .willTerminate): .notRunning
+        default: nil
+        }
+    }
+
+    /// Applies `event` at time `now` under `policy`.
+    public mutating func handle(_ event: LifecycleEvent, now: Double, policy: Policy) throws(InvalidTransition) -> Action {
+        guard let next = Self.destination(of: event, from: state) else {
+            throw InvalidTransition(state: state, event: event)
+        }
+        state = next
+        switch event {
+        case .didFinishLaunching:
+            if policy.enabled { locked = true }
+        case .didEnterBackground:
+            backgroundSince = now
+            if policy.enabled, policy.graceSeconds == 0 { locked = true }
+            return .cancelPendingPrompt
+        case .willEnterForeground:
+            relockIfGraceElapsed(now: now, policy: policy)
+        case .didBecomeActive:
+            backgroundSince = nil
+        case .willTerminate:
+            backgroundSince = nil
+        case .willResignActive:
+            break
+        }
+        return locked ? .requireUnlock : .none
+    }
+
+    /// Locks the session if it has been away longer than the grace period (a return is being decided).
+    public mutating func relockIfGraceElapsed(now: Double, policy: Policy) {
+        guard policy.enabled, let since = backgroundSince else { return }
+        // A clock that went backwards counts as a long absence: fail closed.
+        if now < since || now - since >= Double(policy.graceSeconds) { locked = true }
+    }
+
+    /// A shell idle since `since`: counts as a trip to the background that began then, and as a
+    /// return now, locked when the absence outlasted the grace period.
+    public mutating func idled(since: Double, now: Double, policy: Policy) {
+        if state != .background {
+            backgroundSince = min(since, now)
+            state = .background
+        }
+        relockIfGraceElapsed(now: now, policy: policy)
+    }
+
+    /// Locks the session now, whatever its state (an idle timeout or an explicit lock request).
+    public mutating func lock(policy: Policy) {
+        if policy.enabled { locked = true }
+    }
+
+    /// Clears the lock. Call only after a successful evaluation for this session.
+    public mutating func unlock() {
+        locked = false
+    }
+
+    /// A session that is shown after a successful gate is active: the return is complete.
+    public mutating func becameVisible() {
+        state = .active
+        backgroundSince = nil
+    }
+
+    /// True while the session is returning from the background (inactive, with an absence on record).
+    public var isReturning: Bool { state == .inactive && backgroundSince != nil }
+}

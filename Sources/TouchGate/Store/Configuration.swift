@@ -1,0 +1,153 @@
+/// The store-wide settings, with their defaults, validation and the "does this weaken the lock" rule.
+public struct Configuration: Equatable, Sendable {
+    /// A setting's name as the command line spells it.
+    public enum Key: String, CaseIterable, Sendable {
+        case maxBiometricFailures = "max-biometric-failures"
+        case biometricTriesPerEvaluation = "biometric-tries-per-evaluation"
+        case passcodeDelays = "passcode-delays"
+        case graceSeconds = "grace-seconds"
+        case reuseSeconds = "reuse-seconds"
+        case idleSeconds = "idle-seconds"
+        case passcodeService = "passcode-service"
+        case biometricService = "biometric-service"
+
+        var defaultValue: String {
+            switch self {
+            case .maxBiometricFailures: "5"
+            case .biometricTriesPerEvaluation: "3"
+            case .passcodeDelays: "0,0,0,0,0,60,300,900,3600"
+            case .graceSeconds: "0"
+            case .reuseSeconds: "0"
+            case .idleSeconds: "0"
+            case .passcodeService: "touchgate"
+            case .biometricService: "touchgate-biometric"
+            }
+        }
+    }
+
+    /// A value that a key does not accept.
+    public struct InvalidValue: Error, Equatable, Sendable, CustomStringConvertible {
+        public let key: String
+        public let value: String
+        public let expected: String
+        public var description: String {
+            "invalid value '\(value.escapedForMessage)' for \(key): expected \(expected)"
+        }
+    }
+
+    public var maxBiometricFailures = 5
+    public var biometricTriesPerEvaluation = 3
+    /// Seconds to wait before passcode attempt N+1 after N consecutive failures (index N, last entry repeats).
+    public var passcodeDelays: [Int] = [0, 0, 0, 0, 0, 60, 300, 900, 3600]
+    public var graceSeconds = 0
+    /// Like `LATouchIDAuthenticationMaximumAllowableReuseDuration`: at most 300.
+    public var reuseSeconds = 0
+    /// Shell integration: a prompt after this many idle seconds counts as a return from the background; 0 is off.
+    public var idleSeconds = 0
+    public var passcodeService = "touchgate"
+    /// Empty means no biometric factor is configured.
+    public var biometricService = "touchgate-biometric"
+
+    public init() {}
+
+    /// Builds a configuration from stored text values; keys that are missing keep their defaults.
+    /// A stored value that does not validate is an error, never silently replaced.
+    public init(stored: [String: String]) throws(InvalidValue) {
+        for (name, value) in stored {
+            guard let key = Key(rawValue: name) else { continue }
+            try set(key, to: value)
+        }
+    }
+
+    /// The value of `key`, as text in its canonical form.
+    public func value(of key: Key) -> String {
+        switch key {
+        case .maxBiometricFailures: String(maxBiometricFailures)
+        case .biometricTriesPerEvaluation: String(biometricTriesPerEvaluation)
+        case .passcodeDelays: passcodeDelays.map(String.init).joined(separator: ",")
+        case .graceSeconds: String(graceSeconds)
+        case .reuseSeconds: String(reuseSeconds)
+        case .idleSeconds: String(idleSeconds)
+        case .passcodeService: passcodeService
+        case .biometricService: biometricService
+        }
+    }
+
+    /// Parses and applies `text` for `key`.
+    public mutating func set(_ key: Key, to text: String) throws(InvalidValue) {
+        func integer(in range: ClosedRange<Int>) throws(InvalidValue) -> Int {
+            guard let value = Int(text), range.contains(value) else {
+                throw InvalidValue(key: key.rawValue, value: text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        }
+        func service(allowEmpty: Bool) throws(InvalidValue) -> String {
+            let allowed = text.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2D || byte == 0x5F || byte == 0x2E
+            }
+            guard allowed, text.utf8.count <= 64, allowEmpty || !text.isEmpty, text != ".", text != ".." else {
+                throw InvalidValue(key: key.rawValue, value: text, expected: allowEmpty
+                    ? "a PAM service name (letters, digits, '.', '_', '-'), or empty to turn the factor off"
+                    : "a PAM service name (letters, digits, '.', '_', '-')")
+            }
+            return text
+        }
+        switch key {
+        case .maxBiometricFailures: maxBiometricFailures = try integer(in: 1...100)
+        case .biometricTriesPerEvaluation: biometricTriesPerEvaluation = try integer(in: 1...10)
+        case .graceSeconds: graceSeconds = try integer(in: 0...86_400)
+        case .reuseSeconds: reuseSeconds = try integer(in: 0...300)
+        case .idleSeconds: idleSeconds = try integer(in: 0...604_800)
+        case .passcodeService: passcodeService = try service(allowEmpty: false)
+        case .biometricService: biometricService = try service(allowEmpty: true)
+        case .passcodeDelays:
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            let delays = parts.compactMap { Int($0) }.filter { (0...86_400).contains($0) }
+            guard !parts.isEmpty, parts.count <= 32, delays.count == parts.count else {
+                throw InvalidValue(key: key.rawValue, value: text,
+                                   expected: "1 to 32 comma-separated whole numbers of seconds from 0 to 86400")
+            }
+            passcodeDelays = delays
+        }
+    }
+
+    /// True when changing `key` to `newValue` would make the lock easier to get past.
+    public func weakens(_ key: Key, to newValue: Configuration) -> Bool {
+        switch key {
+        case .maxBiometricFailures: newValue.maxBiometricFailures > maxBiometricFailures
+        case .biometricTriesPerEvaluation: newValue.biometricTriesPerEvaluation > biometricTriesPerEvaluation
+        case .graceSeconds: newValue.graceSeconds > graceSeconds
+        case .reuseSeconds: newValue.reuseSeconds > reuseSeconds
+        case .idleSeconds: idleSeconds != 0 && (newValue.idleSeconds == 0 || newValue.idleSeconds > idleSeconds)
+        case .passcodeDelays:
+            (0...max(passcodeDelays.count, newValue.passcodeDelays.count)).contains { failures in
+                newValue.passcodeDelay(afterFailures: failures) < passcodeDelay(afterFailures: failures)
+            }
+        // Another stack could be pam_permit: any change but turning the biometric factor off weakens.
+        case .passcodeService: newValue.passcodeService != passcodeService
+        case .biometricService: !newValue.biometricService.isEmpty && newValue.biometricService != biometricService
+        }
+    }
+
+    /// Seconds to wait before the next passcode attempt after `failures` consecutive failures.
+    public func passcodeDelay(afterFailures failures: Int) -> Int {
+        guard let last = passcodeDelays.last else { return 0 }
+        return failures < passcodeDelays.count ? passcodeDelays[max(0, failures)] : last
+    }
+}
+
+extension String {
+    /// The text with control characters shown as `\u{..}`, so a message stays one printable line.
+    public var escapedForMessage: String {
+        var result = ""
+        for scalar in unicodeScalars.prefix(200) {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return unicodeScalars.count > 200 ? result + "…" : result
+    }
+}

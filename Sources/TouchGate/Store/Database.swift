@@ -1,0 +1,132 @@
+internal import CSQLite
+import Glibc
+
+/// One connection to an SQLite file.
+///
+/// A thin, synchronous wrapper: statements, bindings and transactions, nothing more. Every call
+/// reports failure as a ``DatabaseError``; nothing is retried here except through SQLite's own
+/// busy timeout, so that concurrent writers queue instead of failing.
+final class Database {
+    let path: String
+    private let connection: OpaquePointer
+
+    /// Opens (and with `create`, creates) the database at `path`.
+    ///
+    /// The corresponding C function is `sqlite3_open_v2`.
+    init(path: String, create: Bool, busyTimeoutMilliseconds: Int32 = 15_000) throws(DatabaseError) {
+        var handle: OpaquePointer?
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+        if create { flags |= SQLITE_OPEN_CREATE }
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let error = DatabaseError(connection: handle, resultCode: status)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.path = path
+        self.connection = handle
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        sqlite3_close_v2(connection)
+    }
+
+    /// Runs one or more statements that return no rows.
+    ///
+    /// The corresponding C function is `sqlite3_exec`.
+    func execute(_ sql: String) throws(DatabaseError) {
+        let status = sqlite3_exec(connection, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw DatabaseError(connection: connection, resultCode: status) }
+    }
+
+    /// Compiles one statement.
+    func prepare(_ sql: String) throws(DatabaseError) -> Statement {
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else {
+            throw DatabaseError(connection: connection, resultCode: status)
+        }
+        return Statement(handle: statement, connection: connection)
+    }
+
+    /// Runs one statement with `arguments` bound in order, discarding any rows.
+    func run(_ sql: String, _ arguments: DatabaseValue...) throws(DatabaseError) {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    /// The rows of one query, each as an array of column values.
+    func rows(_ sql: String, _ arguments: DatabaseValue...) throws(DatabaseError) -> [[DatabaseValue]] {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        var rows: [[DatabaseValue]] = []
+        while try statement.step() {
+            rows.append((0..<statement.columnCount).map { statement.value(at: $0) })
+        }
+        return rows
+    }
+
+    /// The first column of the first row, or `nil` when the query returns no row.
+    func scalar(_ sql: String, _ arguments: DatabaseValue...) throws(DatabaseError) -> DatabaseValue? {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        return try statement.step() ? statement.value(at: 0) : nil
+    }
+
+    /// How SQLite takes its locks at the start of a transaction.
+    enum TransactionKind: String {
+        case deferred = "DEFERRED"
+        /// Takes the write lock at once, so a read-check-write sequence cannot interleave with
+        /// another process's.
+        case immediate = "IMMEDIATE"
+    }
+
+    /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
+    func transaction<Result, Failure: Error>(
+        _ kind: TransactionKind = .immediate,
+        _ body: () throws(Failure) -> Result
+    ) throws -> Result {
+        try execute("BEGIN \(kind.rawValue)")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The rowid of the last row this connection inserted.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(connection) }
+}
+
+/// A value stored in or bound to an SQLite column.
+enum DatabaseValue: Hashable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    var int: Int? { if case .integer(let value) = self { Int(value) } else { nil } }
+    var double: Double? {
+        switch self {
+        case .real(let value): value
+        case .integer(let value): Double(value)
+        default: nil
+        }
+    }
+    var string: String? { if case .text(let value) = self { value } else { nil } }
+}
+
+extension DatabaseValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    init(stringLiteral value: String) { self = .text(value) }
+    init(integerLiteral value: Int64) { self = .integer(value) }
+    init(_ value: Int) { self = .integer(Int64(value)) }
+    init(_ value: Double?) { self = value.map(DatabaseValue.real) ?? .null }
+    init(_ value: String?) { self = value.map(DatabaseValue.text) ?? .null }
+    init(_ value: Bool) { self = .integer(value ? 1 : 0) }
+}

@@ -1,0 +1,103 @@
+/// Whether a credential check may go ahead.
+public enum Admission: Equatable, Sendable {
+    /// Counted in advance as a failure; ``Store/finishAttempt(_:user:factor:result:)`` settles it.
+    case admitted(attempt: Int64)
+    /// Too many biometric failures: do not call PAM.
+    case lockedOut
+    /// Passcode attempts are throttled for this many more seconds: do not call PAM.
+    case throttled(retryAfterSeconds: Int)
+}
+
+/// How a counted attempt ended.
+public enum AttemptResult: Equatable, Sendable {
+    case success
+    /// A credential was checked and rejected: the advance count stands.
+    case failure(AuthError.Code)
+    /// No credential was checked (cancelled before answering, fallback, stack unavailable): the
+    /// advance count is taken back.
+    case notChecked(AuthError.Code)
+    /// A correct credential, but a signal or cancel arrived: counters reset, nothing unlocks.
+    case verifiedButCancelled(AuthError.Code)
+}
+
+extension Store {
+    /// Checks the lockout and counts the attempt as a failure in one `BEGIN IMMEDIATE` transaction,
+    /// before PAM is called.
+    ///
+    /// This is the write-ahead step: however many processes try at once, each sees the count the
+    /// others left, so no more attempts than allowed reach PAM, and a process killed during the
+    /// check leaves its failure counted.
+    public func admitAttempt(
+        _ factor: Factor, user: String, session: String?, purpose: String?, configuration: Configuration
+    ) throws(StoreError) -> Admission {
+        try perform {
+            try database.transaction(.immediate) {
+                try database.run("INSERT INTO users (name) VALUES (?) ON CONFLICT (name) DO NOTHING", .text(user))
+                let record = try readUser(user)
+                let now = clock.now
+                let lockout = LockoutPolicy(configuration: configuration)
+                switch factor {
+                case .biometric:
+                    if lockout.biometricLockedOut(failures: record.biometricFailures) {
+                        try appendAudit(user: user, session: session, policy: purpose, factor: factor.rawValue,
+                                        outcome: AuthError.Code.biometryLockout.name, code: AuthError.Code.biometryLockout.rawValue)
+                        return .lockedOut
+                    }
+                    try database.run("UPDATE users SET biometric_failures = biometric_failures + 1 WHERE name = ?", .text(user))
+                case .passcode:
+                    if let wait = lockout.passcodeRetryAfter(
+                        failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: now) {
+                        try appendAudit(user: user, session: session, policy: purpose, factor: factor.rawValue,
+                                        outcome: "throttled", code: AuthError.Code.authenticationFailed.rawValue)
+                        return .throttled(retryAfterSeconds: wait)
+                    }
+                    try database.run("""
+                        UPDATE users SET passcode_failures = passcode_failures + 1, last_passcode_failure = ?
+                        WHERE name = ?
+                        """, .real(now), .text(user))
+                }
+                try appendAudit(user: user, session: session, policy: purpose, factor: factor.rawValue,
+                                outcome: "pending", code: 0)
+                return .admitted(attempt: database.lastInsertedRowID)
+            }
+        }
+    }
+
+    /// Settles an attempt admitted by ``admitAttempt(_:user:session:purpose:configuration:)``.
+    public func finishAttempt(_ attempt: Int64, user: String, factor: Factor, result: AttemptResult) throws(StoreError) {
+        try perform {
+            try database.transaction(.immediate) {
+                let now = clock.now
+                let outcome: String
+                let code: Int
+                switch result {
+                case .success:
+                    // A passcode success also clears the biometric lockout, as on iOS.
+                    try database.run(factor == .passcode ? """
+                        UPDATE users SET passcode_failures = 0, last_passcode_failure = NULL,
+                               biometric_failures = 0, last_success = ? WHERE name = ?
+                        """ : "UPDATE users SET biometric_failures = 0, last_success = ? WHERE name = ?",
+                        .real(now), .text(user))
+                    (outcome, code) = ("success", 0)
+                case .verifiedButCancelled(let cancel):
+                    try database.run(factor == .passcode ? """
+                        UPDATE users SET passcode_failures = 0, last_passcode_failure = NULL, biometric_failures = 0
+                        WHERE name = ?
+                        """ : "UPDATE users SET biometric_failures = 0 WHERE name = ?", .text(user))
+                    (outcome, code) = (cancel.name, cancel.rawValue)
+                case .failure(let failure):
+                    if factor == .passcode {
+                        try database.run("UPDATE users SET last_passcode_failure = ? WHERE name = ?", .real(now), .text(user))
+                    }
+                    (outcome, code) = (failure.name, failure.rawValue)
+                case .notChecked(let reason):
+                    let column = factor == .passcode ? "passcode_failures" : "biometric_failures"
+                    try database.run("UPDATE users SET \(column) = max(0, \(column) - 1) WHERE name = ?", .text(user))
+                    (outcome, code) = (reason.name, reason.rawValue)
+                }
+                try database.run("UPDATE audit SET outcome = ?, code = ? WHERE id = ?",
+                                 .text(outcome), .integer(Int64(code)), .integer(attempt))
+            }
+        }
+    }
+}

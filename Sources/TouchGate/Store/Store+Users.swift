@@ -1,0 +1,74 @@
+extension Store {
+    /// The stored state of `user`; a user never seen has the defaults (lock off, not enrolled).
+    public func user(_ name: String) throws(StoreError) -> UserRecord {
+        try perform { try readUser(name) }
+    }
+
+    func readUser(_ name: String) throws -> UserRecord {
+        var record = UserRecord(name: name)
+        let rows = try database.rows("""
+            SELECT enabled, enrolled, domain_state, biometric_failures, passcode_failures,
+                   last_passcode_failure, last_success
+            FROM users WHERE name = ?
+            """, .text(name))
+        if let row = rows.first {
+            record.enabled = row[0].int == 1
+            record.enrolled = row[1].int == 1
+            record.domainState = row[2].string
+            record.biometricFailures = row[3].int ?? 0
+            record.passcodeFailures = row[4].int ?? 0
+            record.lastPasscodeFailure = row[5].double
+            record.lastSuccess = row[6].double
+        }
+        return record
+    }
+
+    private func ensureUser(_ name: String) throws {
+        try database.run("INSERT INTO users (name) VALUES (?) ON CONFLICT (name) DO NOTHING", .text(name))
+    }
+
+    /// Turns the lock on or off for `user` and records it in the audit log.
+    public func setEnabled(_ enabled: Bool, user: String, session: String?) throws(StoreError) {
+        try perform {
+            try database.transaction(.immediate) {
+                try ensureUser(user)
+                try database.run("UPDATE users SET enabled = ? WHERE name = ?", DatabaseValue(enabled), .text(user))
+                try appendAudit(user: user, session: session, policy: enabled ? "enable" : "disable",
+                                factor: "setting", outcome: enabled ? "enabled" : "disabled", code: 0)
+            }
+        }
+    }
+
+    /// Records or removes the biometric enrollment; each change gets a new domain state.
+    public func setEnrolled(_ enrolled: Bool, user: String, session: String?) throws(StoreError) {
+        var random = SystemRandomNumberGenerator()
+        let token = (0..<16).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &random)
+            return String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16)
+        }.joined()
+        try perform {
+            try database.transaction(.immediate) {
+                try ensureUser(user)
+                try database.run(
+                    "UPDATE users SET enrolled = ?, domain_state = ?, biometric_failures = 0 WHERE name = ?",
+                    DatabaseValue(enrolled), enrolled ? .text(token) : .null, .text(user))
+                try appendAudit(user: user, session: session, policy: enrolled ? "enroll" : "unenroll",
+                                factor: "setting", outcome: enrolled ? "enrolled" : "unenrolled", code: 0)
+            }
+        }
+    }
+
+    /// Clears the biometric lockout and the passcode throttling of `user`.
+    public func resetCounters(user: String, session: String?) throws(StoreError) {
+        try perform {
+            try database.transaction(.immediate) {
+                try ensureUser(user)
+                try database.run("""
+                    UPDATE users SET biometric_failures = 0, passcode_failures = 0, last_passcode_failure = NULL
+                    WHERE name = ?
+                    """, .text(user))
+                try appendAudit(user: user, session: session, policy: "reset", factor: "setting", outcome: "reset", code: 0)
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Glibc
+
+/// The SQLite file that holds touchgate's settings, lock state, lifecycle state and audit log.
+///
+/// Every method runs in its own short transaction; the ones that guard a credential check take
+/// the write lock first (`BEGIN IMMEDIATE`) so that the check and the count are one step for
+/// every process that shares the file.
+public final class Store {
+    public let path: String
+    let database: Database
+    let clock: any Clock
+
+    /// The default location: `$XDG_STATE_HOME/touchgate/touchgate.sqlite`, else `~/.local/state/touchgate/…`.
+    public static func defaultPath(environment: ProcessEnvironment = .current) -> String? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return state + "/touchgate/touchgate.sqlite"
+        }
+        var home = environment["HOME"]
+        if home?.isEmpty ?? true, let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir {
+            home = String(cString: directory)
+        }
+        guard let home, !home.isEmpty else { return nil }
+        return home + "/.local/state/touchgate/touchgate.sqlite"
+    }
+
+    /// Opens the store at `path`, creating it (0600, in a 0700 directory) and migrating its schema.
+    public convenience init(path: String, clock: any Clock = WallClock()) throws(StoreError) {
+        try self.init(path: path, clock: clock, migrator: .embedded)
+    }
+
+    init(path: String, clock: any Clock, migrator: DatabaseMigrator) throws(StoreError) {
+        self.path = path
+        self.clock = clock
+        try Self.prepareFile(at: path)
+        do {
+            database = try Database(path: path, create: false)
+        } catch {
+            throw StoreError(path: path, error)
+        }
+        do {
+            let before = try database.scalar("PRAGMA user_version")?.int ?? 0
+            if before < migrator.latestVersion {
+                // WAL lets readers (the gate's fast path) run beside a writer; it persists in the file.
+                _ = try database.scalar("PRAGMA journal_mode = WAL")
+            }
+            try database.execute("PRAGMA synchronous = FULL")
+        } catch {
+            throw StoreError(path: path, error)
+        }
+        do {
+            try migrator.migrate(database)
+        } catch {
+            switch error {
+            case .newerSchema(let found, let known):
+                throw StoreError(
+                    path: path, reason: .newerSchema(found: found, known: known),
+                    detail: "schema version \(found) is newer than this touchgate understands (\(known)); upgrade touchgate")
+            case .database(let error):
+                throw StoreError(path: path, error)
+            }
+        }
+    }
+
+    /// Creates the directory and file with private permissions, and refuses files others could write.
+    static func prepareFile(at path: String) throws(StoreError) {
+        guard path.hasPrefix("/") || !path.isEmpty else {
+            throw StoreError(path: path, reason: .unavailable, detail: "no store path")
+        }
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            try makeDirectories(String(path[..<slash]), path: path)
+        }
+        var info = stat()
+        if stat(path, &info) != 0 {
+            guard errno == ENOENT else { throw StoreError(path: path, reason: .unavailable, detail: systemMessage()) }
+            let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if descriptor < 0, errno != EEXIST {
+                throw StoreError(path: path, reason: .unavailable, detail: "cannot create: \(systemMessage())")
+            }
+            if descriptor >= 0 { close(descriptor) }
+            guard stat(path, &info) == 0 else { throw StoreError(path: path, reason: .unavailable, detail: systemMessage()) }
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw StoreError(path: path, reason: .unavailable, detail: "is not a regular file")
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            throw StoreError(path: path, reason: .insecurePermissions,
+                             detail: "is writable by other users (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600")
+        }
+        guard access(path, R_OK | W_OK) == 0 else {
+            throw StoreError(path: path, reason: .unavailable, detail: "cannot read and write: \(systemMessage())")
+        }
+    }
+
+    private static func makeDirectories(_ directory: String, path: String) throws(StoreError) {
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw StoreError(path: path, reason: .unavailable, detail: "\(directory) is not a directory")
+            }
+            return
+        }
+        if let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
+            try makeDirectories(String(directory[..<slash]), path: path)
+        }
+        if mkdir(directory, 0o700) != 0, errno != EEXIST {
+            throw StoreError(path: path, reason: .unavailable, detail: "cannot create \(directory): \(systemMessage())")
+        }
+    }
+
+    /// Runs `body`, turning any database failure into a ``StoreError`` naming this store.
+    func perform<Result>(_ body: () throws -> Result) throws(StoreError) -> Result {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw StoreError(path: path, error)
+        } catch let error as Configuration.InvalidValue {
+            throw StoreError(path: path, reason: .invalidSetting, detail: "stored \(error)")
+        } catch {
+            throw StoreError(path: path, reason: .unavailable, detail: "\(error)")
+        }
+    }
+
+    /// The schema version recorded in the file.
+    public func schemaVersion() throws(StoreError) -> Int {
+        try perform { try database.scalar("PRAGMA user_version")?.int ?? 0 }
+    }
+}
+
+/// `strerror(errno)` as a Swift string.
+func systemMessage(_ code: Int32 = errno) -> String {
+    String(cString: strerror(code))
+}

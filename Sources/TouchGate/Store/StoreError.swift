@@ -1,0 +1,31 @@
+/// The store could not be used; no credential is checked and nothing is unlocked after one.
+public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Reason: Equatable, Sendable {
+        /// The file or its directory could not be created, opened, read or written.
+        case unavailable
+        /// The file is not an SQLite database, or is damaged.
+        case corrupt
+        /// A newer touchgate wrote this schema.
+        case newerSchema(found: Int, known: Int)
+        /// Other users could change the file, so its counters cannot be trusted.
+        case insecurePermissions
+        /// A stored setting does not validate.
+        case invalidSetting
+    }
+
+    public let path: String
+    public let reason: Reason
+    public let detail: String
+
+    public init(path: String, reason: Reason, detail: String) {
+        self.path = path
+        self.reason = reason
+        self.detail = detail
+    }
+
+    init(path: String, _ error: DatabaseError) {
+        self.init(path: path, reason: error.isCorruption ? .corrupt : .unavailable, detail: error.message)
+    }
+
+    public var description: String { "store \(path): \(detail)" }
+}

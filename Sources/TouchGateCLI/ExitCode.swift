@@ -1,0 +1,24 @@
+import TouchGate
+
+/// The process exit status; each value is documented in README.md.
+public struct ExitCode: RawRepresentable, Hashable, Sendable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let success = ExitCode(rawValue: 0)
+    /// `notInteractive` (LAError -1004) does not fit in an exit status, so it has 11.
+    public static let notInteractive = ExitCode(rawValue: 11)
+    /// A command line that does not parse (`EX_USAGE`).
+    public static let usage = ExitCode(rawValue: 64)
+    /// A value that does not validate: a config value, an invalid lifecycle event (`EX_DATAERR`).
+    public static let badValue = ExitCode(rawValue: 65)
+    /// A bug or an unexpected system failure (`EX_SOFTWARE`).
+    public static let internalError = ExitCode(rawValue: 70)
+    /// The store is unreadable, corrupt, insecure or of a newer schema (`EX_IOERR`).
+    public static let store = ExitCode(rawValue: 74)
+
+    /// 1–10 for LAError -1…-10, 11 for notInteractive.
+    public init(_ code: AuthError.Code) {
+        self = code == .notInteractive ? .notInteractive : ExitCode(rawValue: Int32(clamping: -code.rawValue))
+    }
+}

@@ -1,0 +1,78 @@
+import TouchGate
+
+/// A parsed command line: the global options and one command with its own options.
+public struct Invocation: Equatable, Sendable {
+    /// `--store PATH`; the environment and the default are applied when the command runs.
+    public var storePath: String?
+    /// `--user NAME`.
+    public var user: String?
+    /// `--json`: one JSON object on standard output.
+    public var json = false
+    /// `-S` / `--stdin`: each answer is one line of standard input.
+    public var answersFromStandardInput = false
+    /// `--pam-confdir DIR`: read PAM service files from DIR through `pam_start_confdir`.
+    public var pamConfigurationDirectory: String?
+    public var command: Command
+
+    public init(command: Command) {
+        self.command = command
+    }
+}
+
+/// What an evaluating command was asked to do.
+public struct EvaluationOptions: Equatable, Sendable {
+    public var policy: AuthPolicy = .deviceOwner
+    public var reason: String?
+    public var noInteraction = false
+    /// `--session ID`.
+    public var session: String?
+
+    public init() {}
+}
+
+/// One command of the `touchgate` tool.
+public enum Command: Equatable, Sendable {
+    case help(topic: String?)
+    case version
+    case status
+    case enable(EvaluationOptions)
+    case disable(EvaluationOptions)
+    case enroll(EvaluationOptions)
+    case unenroll(EvaluationOptions)
+    case auth(EvaluationOptions)
+    case canEvaluate(EvaluationOptions)
+    case reset(EvaluationOptions)
+    case configGet(key: Configuration.Key?)
+    case configSet(key: Configuration.Key, value: String, EvaluationOptions)
+    case log(limit: Int)
+    case event(LifecycleEvent, session: String?)
+    case gate(GateOptions)
+    case tmuxConf
+    /// `tmux-hook HOOK CLIENT [SESSION]`: what the hooks from `tmux-conf` run.
+    case tmuxHook(TmuxHook, client: String, session: String?)
+    case shellInit(shell: String)
+    case demo
+}
+
+/// What `touchgate gate` was asked to do.
+public struct GateOptions: Equatable, Sendable {
+    /// `--session ID`.
+    public var session: String?
+    /// `--lock`: this is a lock request (tmux's lock-command): lock the session now unless it is
+    /// returning from the background within the grace period.
+    public var lockRequest = false
+    /// `--idle-since EPOCH`: the shell has been idle since then; past `idle-seconds` that counts
+    /// as a trip to the background that began then.
+    public var idleSince: Double?
+
+    public init() {}
+}
+
+/// The tmux hooks `touchgate tmux-conf` installs, each mapped to lifecycle events.
+public enum TmuxHook: String, Sendable, CaseIterable {
+    case sessionCreated = "session-created"
+    case clientAttached = "client-attached"
+    case clientDetached = "client-detached"
+    case clientFocusIn = "client-focus-in"
+    case clientFocusOut = "client-focus-out"
+}

@@ -1,0 +1,134 @@
+import Glibc
+import TouchGate
+
+/// Answers prompts from a script and shows them as a person would see them, secrets masked.
+final class ScriptedPrompts: PromptSource {
+    var answers: [String]
+
+    init(_ answers: [String]) {
+        self.answers = answers
+    }
+
+    func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer {
+        guard !answers.isEmpty else { return .endOfInput }
+        let answer = answers.removeFirst()
+        let shown = answer.isEmpty ? "(Enter: fallback)" : String(repeating: "*", count: answer.count)
+        writeLine(STDOUT_FILENO, "      \(prompt)\(shown)")
+        return .answer(Array(answer.utf8))
+    }
+
+    func show(_ message: String) {
+        writeLine(STDOUT_FILENO, "      \(message)")
+    }
+}
+
+extension Runner {
+    /// The directories where Debian and others put pam_wrapper's test modules.
+    static let pamMatrixCandidates = [
+        "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so", "/usr/lib/aarch64-linux-gnu/pam_wrapper/pam_matrix.so",
+        "/usr/lib64/pam_wrapper/pam_matrix.so", "/usr/lib/pam_wrapper/pam_matrix.so",
+    ]
+
+    /// `touchgate demo`: a walkthrough against real PAM (pam_matrix stacks read through
+    /// `pam_start_confdir`) and a temporary store; it checks each step and exits 70 if one surprises it.
+    func demo() throws -> ExitCode {
+        guard let matrix = Self.pamMatrixCandidates.first(where: { access($0, R_OK) == 0 }) else {
+            printError("demo needs pam_matrix.so from the libpam-wrapper package (apt-get install libpam-wrapper)")
+            return .internalError
+        }
+        var template = Array("/tmp/touchgate-demo-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { return fail("cannot create a temporary directory", .internalError) }
+        let directory = String(cString: made)
+        defer { _ = runProgram("rm", ["-rf", directory]) }
+        let user = "demo"
+        let passcode = "demo-passcode"
+        let finger = "demo-finger"
+        try writeFile(directory + "/passcode.db", "\(user):\(passcode):touchgate\n")
+        try writeFile(directory + "/biometric.db", "\(user):\(finger):touchgate-biometric\n")
+        try writeFile(directory + "/touchgate", "auth required \(matrix) passdb=\(directory)/passcode.db\n")
+        try writeFile(directory + "/touchgate-biometric", "auth required \(matrix) passdb=\(directory)/biometric.db\n")
+        let store = try Store(path: directory + "/touchgate.sqlite")
+        let session = "demo-session"
+        var surprises = 0
+
+        func say(_ text: String) { writeLine(STDOUT_FILENO, text) }
+        func evaluate(_ step: String, _ policy: AuthPolicy, _ answers: [String], expect: AuthError.Code?,
+                      then: (() throws -> Void)? = nil) throws {
+            say("\n▸ \(step)")
+            let context = AuthContext(user: user, store: store, session: session,
+                                      checker: PAMCredentialChecker(configurationDirectory: directory),
+                                      prompts: ScriptedPrompts(answers))
+            let outcome = try attempt { try context.evaluateSynchronously(policy, reason: step) }
+            let name = outcome?.code.name ?? "success"
+            say("    outcome: \(name) (exit code \(outcome.map { ExitCode($0.code).rawValue } ?? 0))")
+            if outcome?.code != expect {
+                surprises += 1
+                say("    !! expected \(expect?.name ?? "success")")
+            } else if outcome == nil {
+                try then?()
+            }
+        }
+        func event(_ event: LifecycleEvent) throws {
+            let policy = SessionLifecycle.Policy(enabled: try store.user(user).enabled,
+                                                 graceSeconds: try store.configuration().graceSeconds)
+            let record = try store.updateSession(session, user: user) { record in
+                _ = try record.lifecycle.handle(event, now: WallClock().now, policy: policy)
+                return record
+            }
+            say("    event \(event.rawValue): session is \(record.lifecycle.state.rawValue)\(record.lifecycle.locked ? ", locked" : "")")
+        }
+        func unlockSession() throws {
+            try store.updateSession(session, user: user) { $0.lifecycle.unlock(); $0.lifecycle.becameVisible() }
+            say("    session unlocked and active")
+        }
+
+        say("touchgate demo: user '\(user)', passcode '\(passcode)', biometric secret '\(finger)'")
+        say("PAM stacks (pam_matrix) and the store are in \(directory); they are removed at the end.")
+        try evaluate("Turn the lock on (needs the passcode: nothing is enrolled yet)", .deviceOwner, [passcode],
+                     expect: nil) { try store.setEnabled(true, user: user, session: session) }
+        say("\n▸ Enroll the biometric factor: the passcode, then one biometric success")
+        let enrolling = AuthContext(user: user, store: store, session: session,
+                                    checker: PAMCredentialChecker(configurationDirectory: directory),
+                                    prompts: ScriptedPrompts([passcode, finger]))
+        let enrolled = try attempt { try enrolling.enroll(reason: "enroll") }
+        say("    outcome: \(enrolled?.code.name ?? "success")")
+        if enrolled != nil { surprises += 1 }
+        say("\n▸ Launch the session: it starts locked")
+        try event(.didFinishLaunching)
+        try evaluate("Unlock with the biometric factor", .deviceOwner, [finger], expect: nil, then: unlockSession)
+        say("\n▸ Leave the session (grace-seconds is 0)")
+        try event(.willResignActive)
+        try event(.didEnterBackground)
+        say("\n▸ Come back")
+        try event(.willEnterForeground)
+        try evaluate("A wrong try, then Enter for the passcode fallback", .deviceOwner, ["wrong-finger", "", passcode],
+                     expect: nil, then: unlockSession)
+        try evaluate("Five wrong biometric tries (three per evaluation)", .biometrics, ["bad", "bad", "bad"],
+                     expect: .authenticationFailed)
+        try evaluate("… and two more", .biometrics, ["bad", "bad", "never-asked"], expect: .biometryLockout)
+        try evaluate("Biometrics are locked out now, without asking PAM", .biometrics, [], expect: .biometryLockout)
+        try evaluate("Only the passcode clears the lockout", .deviceOwner, [passcode], expect: nil)
+        try evaluate("Biometrics work again", .biometrics, [finger], expect: nil)
+        say("\nAudit trail:")
+        for entry in try store.auditEntries(limit: 50) where entry.factor != "lifecycle" {
+            say("  \(isoTime(entry.time))  \(entry.policy ?? "-")  \(entry.factor)  \(entry.outcome)")
+        }
+        say(surprises == 0 ? "\nDemo finished: every step behaved as expected." : "\nDemo finished with \(surprises) surprise(s).")
+        return surprises == 0 ? .success : .internalError
+    }
+}
+
+/// Writes `contents` to a new file at `path` (mode 0600).
+func writeFile(_ path: String, _ contents: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .internalError) }
+    defer { close(descriptor) }
+    var bytes = Array(contents.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written > 0 else { break }
+        offset += written
+    }
+    bytes.removeAll()
+}

@@ -1,0 +1,85 @@
+import Glibc
+import TouchGate
+
+extension Runner {
+    /// The session id: `TOUCHGATE_SESSION`, else the tmux session when inside tmux, else the terminal's path.
+    func defaultSessionID() -> String? {
+        if let explicit = environment["TOUCHGATE_SESSION"], !explicit.isEmpty { return explicit }
+        if let tmux = environment["TMUX"], let id = tmuxSessionID(tmux) { return id }
+        return terminalName()
+    }
+
+    func relockPolicy(_ record: UserRecord, _ configuration: Configuration) -> SessionLifecycle.Policy {
+        SessionLifecycle.Policy(enabled: record.enabled, graceSeconds: configuration.graceSeconds)
+    }
+
+    func requireSession(_ session: String?) throws -> String {
+        guard let id = session ?? defaultSessionID() else {
+            throw UsageError("no session: pass --session ID or set TOUCHGATE_SESSION")
+        }
+        guard !id.isEmpty, id.utf8.count <= 256, !id.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+            throw UsageError("invalid session id '\(id.escapedForMessage)'", exitCode: .badValue)
+        }
+        return id
+    }
+
+    /// `touchgate event NAME`: records a lifecycle event; an event the state does not allow exits 65.
+    func record(_ event: LifecycleEvent, session: String?) throws -> ExitCode {
+        let id = try requireSession(session)
+        let store = try openStore()
+        let name = try user
+        let record = try apply(event, session: id, store: store, user: name)
+        emit(.object([
+            ("session", .string(id)), ("event", .string(event.rawValue)),
+            ("state", .string(record.lifecycle.state.rawValue)), ("locked", .bool(record.lifecycle.locked)),
+        ]), text: nil)
+        return .success
+    }
+
+    /// Applies `event` to session `id` and carries out its action; throws on an invalid transition.
+    @discardableResult
+    func apply(_ event: LifecycleEvent, session id: String, store: Store, user name: String) throws -> SessionRecord {
+        let policy = relockPolicy(try store.user(name), try store.configuration())
+        let now = WallClock().now
+        let (action, record) = try store.updateSession(id, user: name) { record in
+            (try record.lifecycle.handle(event, now: now, policy: policy), record)
+        }
+        if action == .cancelPendingPrompt, let owner = record.promptOwner, owner != getpid() {
+            // The prompting process ends its evaluation with appCancel; a gate on a terminal keeps holding it.
+            kill(owner, SIGUSR1)
+        }
+        try store.recordOutcome(user: name, session: id, policy: "event", factor: "lifecycle",
+                                outcome: event.rawValue, code: 0)
+        return record
+    }
+}
+
+/// `tmux-<server pid>-$<session id>` from `$TMUX` (`socket,pid,session`), matching the tmux
+/// format `tmux-#{pid}-#{session_id}` that the snippet from `touchgate tmux-conf` uses.
+func tmuxSessionID(_ value: String) -> String? {
+    let parts = value.split(separator: ",", omittingEmptySubsequences: false)
+    guard parts.count >= 3, let pid = Int(parts[1]), let session = Int(parts[2]) else { return nil }
+    return "tmux-\(pid)-$\(session)"
+}
+
+/// A claim on a session's prompt, held while an `auth` waits for an answer, so that a
+/// `did-enter-background` for the session can find it and cancel it.
+struct PromptRegistration {
+    let store: Store
+    let session: String?
+    let claimed: Bool
+
+    init(store: Store, session: String?, user: String, kind: String) throws {
+        self.store = store
+        self.session = session
+        if let session {
+            claimed = try store.claimPrompt(session: session, user: user, pid: getpid(), kind: kind) == nil
+        } else {
+            claimed = false
+        }
+    }
+
+    func end() {
+        if claimed, let session { try? store.releasePrompt(session: session, pid: getpid()) }
+    }
+}

@@ -1,0 +1,118 @@
+import Glibc
+import TouchGate
+
+extension Runner {
+    func status() throws -> ExitCode {
+        let store = try openStore()
+        let name = try user
+        let record = try store.user(name)
+        let configuration = try store.configuration()
+        let lockout = LockoutPolicy(configuration: configuration)
+        let lockedOut = lockout.biometricLockedOut(failures: record.biometricFailures)
+        let wait = lockout.passcodeRetryAfter(
+            failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: WallClock().now)
+        let policy = relockPolicy(record, configuration)
+        let now = WallClock().now
+        let sessions = try store.sessions(user: name).map { session in
+            // Shown as it would be decided on return now: a background session past its grace is locked.
+            var shown = session
+            if shown.lifecycle.state == .background { shown.lifecycle.relockIfGraceElapsed(now: now, policy: policy) }
+            return shown
+        }
+        let sessionList = JSONValue.array(sessions.map { session in
+            .object([("id", .string(session.id)), ("state", .string(session.lifecycle.state.rawValue)),
+                     ("locked", .bool(session.lifecycle.locked))])
+        })
+        let schemaVersion = try store.schemaVersion()
+        let json = JSONValue.object([
+            ("user", .string(name)),
+            ("store", .string(store.path)),
+            ("enabled", .bool(record.enabled)),
+            ("enrolled", .bool(record.enrolled)),
+            ("domainState", record.domainState.map(JSONValue.string) ?? .null),
+            ("biometricFailures", .int(record.biometricFailures)),
+            ("biometryLockedOut", .bool(lockedOut)),
+            ("passcodeFailures", .int(record.passcodeFailures)),
+            ("retryAfterSeconds", wait.map(JSONValue.int) ?? .null),
+            ("schemaVersion", .int(schemaVersion)),
+            ("sessions", sessionList),
+        ])
+        var text = """
+            user:               \(name)
+            store:              \(store.path)
+            lock:               \(record.enabled ? "on" : "off")
+            enrolled:           \(record.enrolled ? "yes" : "no")
+            biometric failures: \(record.biometricFailures)\(lockedOut ? " (locked out: use the passcode)" : "")
+            passcode failures:  \(record.passcodeFailures)\(wait.map { " (next try in \($0) s)" } ?? "")
+            schema version:     \(schemaVersion)
+            """
+        for session in sessions {
+            text += "\nsession \(session.id): \(session.lifecycle.state.rawValue)\(session.lifecycle.locked ? ", locked" : "")"
+        }
+        emit(json, text: text)
+        return .success
+    }
+
+    func configGet(_ key: Configuration.Key?) throws -> ExitCode {
+        let configuration = try openStore().configuration()
+        let keys = key.map { [$0] } ?? Configuration.Key.allCases
+        if invocation.json {
+            writeLine(STDOUT_FILENO, JSONValue.object(keys.map { ($0.rawValue, .string(configuration.value(of: $0))) }).rendered)
+        } else if let key {
+            writeLine(STDOUT_FILENO, configuration.value(of: key))
+        } else {
+            for key in keys { writeLine(STDOUT_FILENO, "\(key.rawValue)=\(configuration.value(of: key))") }
+        }
+        return .success
+    }
+
+    /// `config set`: a bad value changes nothing; while the lock is on, weakening needs a deviceOwner success.
+    func configSet(_ key: Configuration.Key, _ text: String, _ options: EvaluationOptions) throws -> ExitCode {
+        let store = try openStore()
+        let current = try store.configuration()
+        var updated = current
+        try updated.set(key, to: text)
+        if try store.user(try user).enabled, current.weakens(key, to: updated) {
+            let context = try makeContext(store: store, session: options.session ?? defaultSessionID(), options: options)
+            let error = try attempt {
+                try context.evaluateSynchronously(.deviceOwner, reason: options.reason ?? "weaken the touchgate lock (\(key.rawValue))")
+            }
+            if let error { return outcome(error, policy: AuthPolicy.deviceOwner.rawValue) }
+        }
+        try store.save(key, from: updated)
+        emit(.object([(key.rawValue, .string(updated.value(of: key)))]), text: "\(key.rawValue)=\(updated.value(of: key))")
+        return .success
+    }
+
+    func log(_ limit: Int) throws -> ExitCode {
+        let entries = try openStore().auditEntries(limit: limit)
+        if invocation.json {
+            writeLine(STDOUT_FILENO, JSONValue.object([("entries", .array(entries.map { entry in
+                .object([
+                    ("id", .int(Int(entry.id))), ("time", .string(isoTime(entry.time))), ("user", .string(entry.user)),
+                    ("session", entry.session.map(JSONValue.string) ?? .null),
+                    ("policy", entry.policy.map(JSONValue.string) ?? .null), ("factor", .string(entry.factor)),
+                    ("outcome", .string(entry.outcome)), ("code", .int(entry.code)),
+                ])
+            }))]).rendered)
+        } else {
+            for entry in entries {
+                writeLine(STDOUT_FILENO, [isoTime(entry.time), entry.user, entry.session ?? "-", entry.policy ?? "-",
+                                          entry.factor, entry.outcome].joined(separator: "  "))
+            }
+        }
+        return .success
+    }
+}
+
+/// `2026-11-30T14:52:47Z` for a time in seconds since 1970.
+///
+/// The corresponding C functions are `gmtime_r` and `strftime`.
+func isoTime(_ seconds: Double) -> String {
+    var time = time_t(seconds)
+    var parts = tm()
+    gmtime_r(&time, &parts)
+    var buffer = [CChar](repeating: 0, count: 32)
+    let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

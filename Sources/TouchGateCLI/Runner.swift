@@ -1,0 +1,166 @@
+import Glibc
+import TouchGate
+
+/// Carries out one parsed ``Invocation``: the I/O side of the tool.
+struct Runner {
+    let invocation: Invocation
+    let environment = ProcessEnvironment.current
+
+    init(invocation: Invocation) {
+        self.invocation = invocation
+    }
+
+    mutating func run() -> ExitCode {
+        do {
+            return try dispatch()
+        } catch let error as AuthError {
+            return report(error)
+        } catch let error as StoreError {
+            return fail(error.description, .store)
+        } catch let error as UsageError {
+            return fail(error.message, error.exitCode)
+        } catch let error as Configuration.InvalidValue {
+            return fail(error.description, .badValue)
+        } catch let error as SessionLifecycle.InvalidTransition {
+            return fail(error.description, .badValue)
+        } catch {
+            return fail("internal error: \(error)", .internalError)
+        }
+    }
+
+    private mutating func dispatch() throws -> ExitCode {
+        switch invocation.command {
+        case .help(let topic):
+            return try help(topic)
+        case .version:
+            writeLine(STDOUT_FILENO, invocation.json
+                ? JSONValue.object([("version", .string(TouchGateCommand.version))]).rendered
+                : "touchgate \(TouchGateCommand.version)")
+            return .success
+        case .status: return try status()
+        case .enable(let options): return try toggle(true, options)
+        case .disable(let options): return try toggle(false, options)
+        case .enroll(let options): return try enroll(options)
+        case .unenroll(let options): return try unenroll(options)
+        case .auth(let options): return try auth(options)
+        case .canEvaluate(let options): return try canEvaluate(options)
+        case .reset(let options): return try reset(options)
+        case .configGet(let key): return try configGet(key)
+        case .configSet(let key, let value, let options): return try configSet(key, value, options)
+        case .log(let limit): return try log(limit)
+        case .event(let event, let session): return try record(event, session: session)
+        case .gate(let options): return try gate(options)
+        case .tmuxConf: return tmuxConf()
+        case .tmuxHook(let hook, let client, let session): return try tmuxHook(hook, client: client, session: session)
+        case .shellInit(let shell): return shellInit(shell)
+        case .demo: return try demo()
+        }
+    }
+
+    // MARK: - Shared pieces
+
+    /// The store path: `--store`, then `TOUCHGATE_STORE`, then the XDG default.
+    var storePath: String {
+        get throws {
+            if let path = invocation.storePath ?? environment["TOUCHGATE_STORE"], !path.isEmpty { return path }
+            guard let path = Store.defaultPath() else {
+                throw StoreError(path: "(none)", reason: .unavailable, detail: "no HOME or XDG_STATE_HOME to put the store in")
+            }
+            return path
+        }
+    }
+
+    /// The user: `--user`, then `TOUCHGATE_USER`, then the invoking user.
+    var user: String {
+        get throws {
+            let name = invocation.user ?? environment["TOUCHGATE_USER"] ?? invokingUserName()
+            guard let name, !name.isEmpty else { throw UsageError("cannot tell the invoking user; pass --user NAME") }
+            guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == ":" || $0 == "/" || $0.value == 0x7F }),
+                  name.utf8.count <= 256 else {
+                throw UsageError("invalid user name '\(name.escapedForMessage)'", exitCode: .badValue)
+            }
+            return name
+        }
+    }
+
+    func openStore() throws -> Store {
+        try Store(path: try storePath)
+    }
+
+    /// A context for `user`, answering through the terminal or standard input, with signals relayed.
+    func makeContext(store: Store, session: String?, options: EvaluationOptions) throws -> AuthContext {
+        let prompts: (any PromptSource)? = invocation.answersFromStandardInput ? StandardInputPrompts() : TerminalPrompts()
+        let directory = invocation.pamConfigurationDirectory ?? environment["TOUCHGATE_PAM_CONFDIR"]
+        let checker = PAMCredentialChecker(configurationDirectory: directory, terminal: terminalName())
+        let context = AuthContext(user: try user, store: store, session: session, checker: checker, prompts: prompts)
+        context.interactionNotAllowed = options.noInteraction
+        context.reuseDuration = Double(try store.configuration().reuseSeconds)
+        SignalRelay.install([SIGINT, SIGTERM, SIGHUP, SIGUSR1], to: context.interrupter)
+        return context
+    }
+
+    func emit(_ json: JSONValue, text: String?) {
+        if invocation.json {
+            writeLine(STDOUT_FILENO, json.rendered)
+        } else if let text {
+            writeLine(STDOUT_FILENO, text)
+        }
+    }
+
+    func fail(_ message: String, _ code: ExitCode) -> ExitCode {
+        printError(message)
+        if invocation.json {
+            writeLine(STDOUT_FILENO, JSONValue.object([
+                ("error", .string(message)), ("exitCode", .int(Int(code.rawValue))),
+            ]).rendered)
+        }
+        return code
+    }
+
+    /// Prints an evaluation's outcome as `auth` does and returns its exit status.
+    func outcome(_ error: AuthError?, policy: String, extra: [(String, JSONValue)] = []) -> ExitCode {
+        var members: [(String, JSONValue)] = [
+            ("outcome", .string(error?.code.name ?? "success")),
+            ("code", .int(error?.code.rawValue ?? 0)),
+            ("policy", .string(policy)),
+        ]
+        if let wait = error?.retryAfterSeconds { members.append(("retryAfterSeconds", .int(wait))) }
+        members += extra
+        if invocation.json {
+            writeLine(STDOUT_FILENO, JSONValue.object(members).rendered)
+        } else if let error {
+            printError("\(error.message) (\(error.code.name))")
+        }
+        return error.map { ExitCode($0.code) } ?? .success
+    }
+
+    func report(_ error: AuthError) -> ExitCode {
+        outcome(error, policy: "")
+    }
+
+    /// Runs `body`, turning an ``AuthError`` into the returned value instead of a throw.
+    func attempt(_ body: () throws -> Void) throws -> AuthError? {
+        do {
+            try body()
+            return nil
+        } catch let error as AuthError {
+            return error
+        }
+    }
+}
+
+/// The name of the user this process runs as.
+///
+/// The corresponding C function is `getpwuid`.
+func invokingUserName() -> String? {
+    guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return nil }
+    return String(cString: name)
+}
+
+/// The controlling terminal's path (for `PAM_TTY` and the default session id), if any.
+func terminalName() -> String? {
+    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+        if let name = ttyname(descriptor) { return String(cString: name) }
+    }
+    return nil
+}

@@ -1,0 +1,41 @@
+import Glibc
+import TouchGate
+
+/// The `touchgate` tool: parses the arguments, runs one command, and returns the exit status.
+public enum TouchGateCommand {
+    public static let version = "0.1.0"
+
+    /// Runs `touchgate` with `arguments` (without the program name) and returns the exit status.
+    public static func main(_ arguments: [String]) -> ExitCode {
+        let invocation: Invocation
+        do {
+            invocation = try CommandLineParser.parse(arguments)
+        } catch {
+            printError(error.message)
+            return error.exitCode
+        }
+        var runner = Runner(invocation: invocation)
+        return runner.run()
+    }
+}
+
+/// Writes one line to standard error, prefixed with the program name.
+func printError(_ message: String) {
+    writeLine(STDERR_FILENO, "touchgate: " + message)
+}
+
+func writeLine(_ descriptor: Int32, _ text: String) {
+    var line = text
+    line += "\n"
+    line.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+    }
+}

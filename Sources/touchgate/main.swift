@@ -1,0 +1,4 @@
+import Glibc
+import TouchGateCLI
+
+exit(TouchGateCommand.main(Array(CommandLine.arguments.dropFirst())).rawValue)
