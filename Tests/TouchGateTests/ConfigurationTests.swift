@@ -1,0 +1,81 @@
+import Testing
+@testable import TouchGate
+
+@Suite struct ConfigurationTests {
+    @Test func defaultsMatchTheContract() {
+        let configuration = Configuration()
+        let expected: [Configuration.Key: String] = [
+            .maxBiometricFailures: "5", .biometricTriesPerEvaluation: "3",
+            .passcodeDelays: "0,0,0,0,0,60,300,900,3600", .graceSeconds: "0", .reuseSeconds: "0",
+            .idleSeconds: "0", .passcodeService: "touchgate", .biometricService: "touchgate-biometric",
+        ]
+        for key in Configuration.Key.allCases {
+            #expect(configuration.value(of: key) == expected[key], "\(key.rawValue)")
+            #expect(key.defaultValue == expected[key], "\(key.rawValue)")
+        }
+    }
+
+    @Test(arguments: [
+        ("max-biometric-failures", "0"), ("max-biometric-failures", "101"), ("max-biometric-failures", "five"),
+        ("biometric-tries-per-evaluation", "11"), ("grace-seconds", "-1"), ("reuse-seconds", "301"),
+        ("idle-seconds", "1e3"), ("passcode-delays", ""), ("passcode-delays", "1,,2"), ("passcode-delays", "-5"),
+        ("passcode-delays", "90000"), ("passcode-service", ""), ("passcode-service", "../etc/x"),
+        ("biometric-service", "a b"), ("passcode-service", ".."),
+    ])
+    func badValuesAreRejectedAndChangeNothing(name: String, value: String) throws {
+        let key = try #require(Configuration.Key(rawValue: name))
+        var configuration = Configuration()
+        let before = configuration
+        #expect(throws: Configuration.InvalidValue.self) { try configuration.set(key, to: value) }
+        #expect(configuration == before)
+    }
+
+    @Test func anEmptyBiometricServiceTurnsTheFactorOff() throws {
+        var configuration = Configuration()
+        try configuration.set(.biometricService, to: "")
+        #expect(configuration.biometricService.isEmpty)
+    }
+
+    @Test func storedValuesAreValidatedToo() {
+        #expect(throws: Configuration.InvalidValue.self) {
+            _ = try Configuration(stored: ["reuse-seconds": "9999"])
+        }
+        #expect((try? Configuration(stored: ["unknown-key": "x", "grace-seconds": "30"]))?.graceSeconds == 30)
+    }
+
+    @Test(arguments: [
+        ("max-biometric-failures", "6", true), ("max-biometric-failures", "4", false),
+        ("biometric-tries-per-evaluation", "4", true), ("biometric-tries-per-evaluation", "1", false),
+        ("grace-seconds", "10", true), ("reuse-seconds", "60", true), ("reuse-seconds", "0", false),
+        ("passcode-delays", "0,0,0,0,0,60,300,900,3600,7200", false), ("passcode-delays", "0,0,0,0,0,30", true),
+        ("passcode-delays", "0,0,0,0,0,60,300,900", true), ("passcode-delays", "0", true),
+        ("passcode-service", "other-stack", true), ("biometric-service", "", false),
+        ("biometric-service", "touchgate-u2f", true), ("idle-seconds", "60", false),
+    ])
+    func weakeningIsRecognised(name: String, value: String, weakens: Bool) throws {
+        let key = try #require(Configuration.Key(rawValue: name))
+        let current = Configuration()
+        var updated = current
+        try updated.set(key, to: value)
+        #expect(current.weakens(key, to: updated) == weakens, "\(name)=\(value)")
+    }
+
+    @Test func turningIdleLockingOffOrLongerWeakensIt() throws {
+        var current = Configuration()
+        current.idleSeconds = 300
+        var off = current
+        try off.set(.idleSeconds, to: "0")
+        var longer = current
+        try longer.set(.idleSeconds, to: "600")
+        var shorter = current
+        try shorter.set(.idleSeconds, to: "60")
+        #expect(current.weakens(.idleSeconds, to: off))
+        #expect(current.weakens(.idleSeconds, to: longer))
+        #expect(!current.weakens(.idleSeconds, to: shorter))
+    }
+
+    @Test func messagesStayOnOneLine() {
+        let error = Configuration.InvalidValue(key: "grace-seconds", value: "1\n2", expected: "a number")
+        #expect(!error.description.contains("\n"))
+    }
+}

@@ -1,0 +1,15 @@
+import Testing
+@testable import TouchGate
+
+@Suite struct JSONValueTests {
+    @Test func rendersCompactJSONWithOrderedKeys() {
+        let value = JSONValue.object([
+            ("b", .int(-8)), ("a", .string("x\"y\\z\n\u{1}")), ("c", .array([.bool(true), .null, .double(1.5)])),
+        ])
+        #expect(value.rendered == #"{"b":-8,"a":"x\"y\\z\n\u0001","c":[true,null,1.5]}"#)
+    }
+
+    @Test func nonFiniteNumbersBecomeNull() {
+        #expect(JSONValue.double(.infinity).rendered == "null")
+    }
+}
