@@ -2,9 +2,12 @@ import Glibc
 
 /// `-S` mode: each answer is one line of standard input; prompts and messages go to standard error.
 public final class StandardInputPrompts: PromptSource {
-    private let reader = LineReader(fileDescriptor: STDIN_FILENO)
+    private let reader: LineReader
 
-    public init() {}
+    /// Reads answers from `fileDescriptor` (standard input unless another pipe is given).
+    public init(fileDescriptor: Int32 = STDIN_FILENO) {
+        reader = LineReader(fileDescriptor: fileDescriptor)
+    }
 
     public func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer {
         writeAll(STDERR_FILENO, prompt)

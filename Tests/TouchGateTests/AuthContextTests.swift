@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import TouchGate
+
+/// The library API against real libpam: the test stacks from `pam/test`, read through
+/// `pam_start_confdir`, with answers written into a pipe as a terminal would deliver them.
+@Suite struct AuthContextTests {
+    final class World {
+        let directory: String
+        let store: Store
+        let answers: (read: Int32, write: Int32)
+
+        init() throws {
+            directory = NSTemporaryDirectory() + "touchgate-context-\(UUID().uuidString)"
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent()
+            let render = Process()
+            render.executableURL = root.appendingPathComponent("scripts/render-pam-stacks")
+            render.arguments = [directory + "/pam"]
+            try render.run()
+            render.waitUntilExit()
+            guard render.terminationStatus == 0 else { throw AuthError(.biometryNotAvailable) }
+            store = try Store(path: directory + "/state/touchgate.sqlite")
+            var ends: [Int32] = [0, 0]
+            pipe(&ends)
+            answers = (ends[0], ends[1])
+        }
+
+        deinit {
+            close(answers.read)
+            close(answers.write)
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+
+        func context(user: String = "alice") -> AuthContext {
+            AuthContext(user: user, store: store, session: "test",
+                        checker: PAMCredentialChecker(configurationDirectory: directory + "/pam"),
+                        prompts: StandardInputPrompts(fileDescriptor: answers.read))
+        }
+
+        func type(_ lines: String...) {
+            for line in lines { _ = (line + "\n").withCString { write(answers.write, $0, strlen($0)) } }
+        }
+
+        var biometricCalls: Int {
+            ((try? String(contentsOfFile: directory + "/pam/calls-touchgate-biometric", encoding: .utf8)) ?? "")
+                .split(separator: "\n").count
+        }
+    }
+
+    @Test func aPasscodeSuccessUnlocksWhenNothingIsEnrolled() async throws {
+        let world = try World()
+        world.type("alice-passcode")
+        try await world.context().evaluate(.deviceOwner, reason: "test")
+        #expect(try world.store.user("alice").lastSuccess != nil)
+    }
+
+    @Test func biometricsWithoutEnrollmentAreNotEnrolled() async throws {
+        let world = try World()
+        await #expect(throws: AuthError(.biometryNotEnrolled)) {
+            try await world.context().evaluate(.biometrics, reason: "test")
+        }
+        #expect(world.biometricCalls == 0)
+    }
+
+    @Test func enrollmentChangesTheDomainState() throws {
+        let world = try World()
+        let context = world.context()
+        #expect(try context.domainState == nil)
+        world.type("alice-passcode", "alice-finger")
+        try context.enroll(reason: "test")
+        let first = try #require(try context.domainState)
+        world.type("alice-passcode", "alice-finger")
+        try context.enroll(reason: "again")
+        #expect(try context.domainState != first)
+    }
+
+    @Test func invalidateEndsAPendingEvaluationThenLaterOnesAreInvalid() async throws {
+        let world = try World()
+        let context = world.context()
+        // Nothing is typed: the evaluation waits at the passcode prompt until invalidated.
+        let pending = Task { try await context.evaluate(.deviceOwner, reason: "test") }
+        try await Task.sleep(for: .milliseconds(200))
+        context.invalidate()
+        await #expect(throws: AuthError(.appCancel)) { try await pending.value }
+        await #expect(throws: AuthError(.invalidContext)) { try await context.evaluate(.deviceOwner, reason: "again") }
+        #expect(throws: AuthError(.invalidContext)) { try context.canEvaluate(.deviceOwner) }
+        // The cancelled try handed no secret to PAM, so it is not counted.
+        #expect(try world.store.user("alice").passcodeFailures == 0)
+    }
+
+    @Test func interactionNotAllowedNeverPrompts() async throws {
+        let world = try World()
+        let context = world.context()
+        context.interactionNotAllowed = true
+        world.type("alice-passcode")
+        await #expect(throws: AuthError(.notInteractive)) { try await context.evaluate(.deviceOwner, reason: "test") }
+    }
+
+    @Test func reuseDurationIsCappedAndSkipsThePrompt() async throws {
+        let world = try World()
+        let context = world.context()
+        context.reuseDuration = 10_000
+        #expect(context.reuseDuration == AuthContext.maximumReuseDuration)
+        world.type("alice-passcode")
+        try await context.evaluate(.deviceOwner, reason: "first")
+        // No answer is typed now: only reuse can make this succeed.
+        try await context.evaluate(.deviceOwner, reason: "reused")
+        context.reuseDuration = 0
+        context.interactionNotAllowed = true
+        await #expect(throws: AuthError(.notInteractive)) { try await context.evaluate(.deviceOwner, reason: "no reuse") }
+    }
+
+    @Test func canEvaluateNeverCounts() throws {
+        let world = try World()
+        world.type("alice-passcode", "alice-finger")
+        let context = world.context()
+        try context.enroll(reason: "test")
+        try context.canEvaluate(.biometrics)
+        try context.canEvaluate(.deviceOwner)
+        #expect(world.biometricCalls == 1)
+        #expect(try world.store.user("alice").biometricFailures == 0)
+    }
+}
