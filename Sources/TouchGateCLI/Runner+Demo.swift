@@ -123,12 +123,5 @@ func writeFile(_ path: String, _ contents: String) throws {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .internalError) }
     defer { close(descriptor) }
-    var bytes = Array(contents.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written > 0 else { break }
-        offset += written
-    }
-    bytes.removeAll()
+    writeAll(descriptor, contents)
 }

@@ -25,17 +25,5 @@ func printError(_ message: String) {
 }
 
 func writeLine(_ descriptor: Int32, _ text: String) {
-    var line = text
-    line += "\n"
-    line.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
-    }
+    writeAll(descriptor, text + "\n")
 }

@@ -22,7 +22,9 @@ public final class StandardInputPrompts: PromptSource {
 }
 
 /// Writes all of `text`, retrying short writes and interrupted calls.
-func writeAll(_ fileDescriptor: Int32, _ text: String) {
+///
+/// The corresponding C function is `write`.
+public func writeAll(_ fileDescriptor: Int32, _ text: String) {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
