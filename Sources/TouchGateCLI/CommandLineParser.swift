@@ -52,7 +52,9 @@ public enum CommandLineParser {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+            // A negative number is a value ("config set grace-seconds -1" must reach validation).
+            let looksNumeric = argument.dropFirst().first.map { $0.isNumber } ?? false
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" || looksNumeric {
                 positionals.append(argument)
                 continue
             }

@@ -72,6 +72,8 @@ public struct GateOptions: Equatable, Sendable {
 public enum TmuxHook: String, Sendable, CaseIterable {
     case sessionCreated = "session-created"
     case clientAttached = "client-attached"
+    /// A client was given a session: attach, new-session, switch-client.
+    case clientSessionChanged = "client-session-changed"
     case clientDetached = "client-detached"
     case clientFocusIn = "client-focus-in"
     case clientFocusOut = "client-focus-out"

@@ -5,6 +5,10 @@ extension Runner {
     /// `touchgate gate`: exits 0 at once when the session needs no unlock; otherwise covers the
     /// terminal and asks until a successful evaluation, then unlocks the session.
     func gate(_ options: GateOptions) throws -> ExitCode {
+        if !invocation.answersFromStandardInput {
+            // At once, before any work: a key held down while the gate starts must not end it.
+            SignalRelay.ignore([SIGINT, SIGQUIT, SIGTSTP])
+        }
         let id = try requireSession(options.session)
         let name = try user
         let store: Store
@@ -47,7 +51,12 @@ extension Runner {
         }
         guard locked else { return .success }
         var gate = GateSession(runner: self, store: store, session: id, user: name)
-        return try gate.run()
+        do {
+            return try gate.run()
+        } catch let error as StoreError {
+            // The store failed while the gate held the terminal: it still opens only for the passcode.
+            return try offlineGate(session: id, user: name, storeError: error)
+        }
     }
 
     /// The gate when the store cannot be read: it still never opens without the passcode.
@@ -66,6 +75,7 @@ extension Runner {
             checker: PAMCredentialChecker(configurationDirectory: directory, terminal: terminalName()), user: name)
         var notice = "The touchgate store cannot be read (\(storeError.description)); only the passcode can unlock."
         while true {
+            if cover.terminalGone { return ExitCode(.systemCancel) }
             cover.draw(header(user: name, session: session) + [notice])
             do {
                 try check.attempt(prompts: prompts, interrupter: interrupter, now: WallClock().now)
@@ -123,6 +133,7 @@ struct GateSession {
 
         var notice: String?
         while true {
+            if cover.terminalGone { return ExitCode(.systemCancel) }
             cover.draw(try status() + (notice.map { ["", $0] } ?? []))
             do {
                 try context.evaluateSynchronously(.deviceOwner, reason: "unlock session \(session.escapedForMessage)")
@@ -204,6 +215,10 @@ final class GateCover {
         cover?.restore()
     }
 
+    /// The terminal the gate holds is gone: ending is all that is left (the session stays locked).
+    /// A hangup signal does not always come: only the terminal's session leader is sure to get one.
+    var terminalGone: Bool { cover?.isHungUp ?? false }
+
     /// The exit status an outcome ends the gate with, or `nil` when the gate asks again.
     func exitCode(for error: AuthError) -> ExitCode? {
         switch error.code {
@@ -213,6 +228,8 @@ final class GateCover {
             return ExitCode(.notInteractive)
         case .userCancel, .appCancel:
             if scripted { return ExitCode(error.code) }
+            // End of input from a terminal that hung up would otherwise be asked again forever.
+            if terminalGone { return ExitCode(.systemCancel) }
             interrupter.clear()
             return nil
         case .passcodeNotSet where scripted:
@@ -235,6 +252,7 @@ final class GateCover {
     func pause(milliseconds: Int32) -> ExitCode? {
         var descriptor = pollfd(fd: interrupter.fileDescriptor, events: Int16(POLLIN), revents: 0)
         _ = poll(&descriptor, 1, milliseconds)
+        if terminalGone { return ExitCode(.systemCancel) }
         guard let interruption = interrupter.pending else { return nil }
         return exitCode(for: AuthError(interruption.code))
     }

@@ -14,12 +14,8 @@ import Testing
             directory = NSTemporaryDirectory() + "touchgate-context-\(UUID().uuidString)"
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent()
-            let render = Process()
-            render.executableURL = root.appendingPathComponent("scripts/render-pam-stacks")
-            render.arguments = [directory + "/pam"]
-            try render.run()
-            render.waitUntilExit()
-            guard render.terminationStatus == 0 else { throw AuthError(.biometryNotAvailable) }
+            guard runToCompletion([root.appendingPathComponent("scripts/render-pam-stacks").path, directory + "/pam"]) == 0
+            else { throw AuthError(.biometryNotAvailable) }
             store = try Store(path: directory + "/state/touchgate.sqlite")
             var ends: [Int32] = [0, 0]
             pipe(&ends)

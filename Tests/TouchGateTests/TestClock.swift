@@ -23,3 +23,17 @@ func temporaryStorePath(_ name: String = "touchgate.sqlite") -> String {
     let directory = String(cString: mkdtemp(&template)!)
     return directory + "/state/" + name
 }
+
+/// Runs `command` (an absolute path and its arguments) and returns its exit status.
+///
+/// `posix_spawn`, not Foundation's `Process`, whose `run()` can crash in Swift 6.3.1 (see the
+/// end-to-end suite's `RunningProcess`).
+func runToCompletion(_ command: [String]) -> Int32 {
+    let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, command[0], nil, nil, argv, environ) == 0 else { return 127 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+}

@@ -38,6 +38,9 @@ final class LineReader {
                 wipe(&buffer)
             }
             if reachedEnd {
+                // On a terminal, end of input is one keypress (Ctrl-D), not the end of the stream:
+                // the next prompt reads again instead of seeing end of input forever.
+                if isatty(fileDescriptor) == 1 { reachedEnd = false }
                 return line.isEmpty && !overlong ? .endOfInput : finish(&line, overlong: overlong)
             }
             if let interruption = interrupter.pending { return .interrupted(interruption) }

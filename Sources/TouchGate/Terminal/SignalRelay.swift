@@ -29,6 +29,12 @@ public enum SignalRelay {
             action.sa_flags = 0
             sigaction(signal, &action, nil)
         }
+        // A parent may have started us with these signals blocked (the mask is inherited across
+        // exec); blocked, they would never reach the handler and a prompt could not be cancelled.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for signal in signals { sigaddset(&unblocked, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 
     /// Sets `signals` to be ignored (the gate must not be escapable with Ctrl-C, Ctrl-\ or Ctrl-Z).

@@ -36,6 +36,13 @@ public final class TerminalCover {
         writeAll(fileDescriptor, "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n") + "\r\n")
     }
 
+    /// True once the terminal has hung up (its window closed, its tmux server gone): it can no
+    /// longer be read or written, and no signal may ever say so.
+    public var isHungUp: Bool {
+        var modes = termios()
+        return tcgetattr(fileDescriptor, &modes) != 0 && (errno == EIO || errno == ENOTTY || errno == EBADF)
+    }
+
     /// Leaves the alternate screen and restores the terminal modes.
     public func restore() {
         guard active else { return }

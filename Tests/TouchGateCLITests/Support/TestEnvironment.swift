@@ -45,11 +45,21 @@ final class TestEnvironment: @unchecked Sendable {
     var user = "alice"
     /// Added to every run's environment (after the defaults).
     var extraEnvironment: [String: String] = [:]
+    /// Runs go through pam_wrapper (`pam_start()` redirected) instead of `pam_start_confdir`.
+    let usesPAMWrapper: Bool
 
     static let passcode = ["alice": "alice-passcode", "bob": "bob-passcode"]
     static let finger = ["alice": "alice-finger", "bob": "bob-finger"]
 
-    init() throws {
+    /// A world whose runs read the test stacks through `pam_start_confdir` (`TOUCHGATE_PAM_CONFDIR`),
+    /// or, with `pamWrapper`, through `pam_start()` redirected by pam_wrapper.
+    ///
+    /// Both are the real libpam and the same stacks. pam_wrapper copies the stacks of each process
+    /// into one of 62 directories `/tmp/pam.X`, chosen without locking and deleted at exit, so
+    /// processes that start together can share one and lose it ("error reading PAM configuration
+    /// file"): only the serialized ``PAMWrapperTests`` use it, so no two wrapped processes overlap.
+    init(pamWrapper: Bool = false) throws {
+        usesPAMWrapper = pamWrapper
         directory = URL(fileURLWithPath: NSTemporaryDirectory())
             .appendingPathComponent("touchgate-test-\(UUID().uuidString)")
         pamDirectory = directory.appendingPathComponent("pam")
@@ -65,15 +75,20 @@ final class TestEnvironment: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// The environment of a run: pam_wrapper redirecting `pam_start()` to the rendered stacks.
+    /// The environment of a run: the world's store and user, and its PAM stacks.
     var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        for name in ["TOUCHGATE_STORE", "TOUCHGATE_USER", "TOUCHGATE_SESSION", "TOUCHGATE_PAM_CONFDIR", "TMUX"] {
+        for name in ["TOUCHGATE_STORE", "TOUCHGATE_USER", "TOUCHGATE_SESSION", "TOUCHGATE_PAM_CONFDIR", "TMUX",
+                     "LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR"] {
             environment[name] = nil
         }
-        environment["LD_PRELOAD"] = "libpam_wrapper.so"
-        environment["PAM_WRAPPER"] = "1"
-        environment["PAM_WRAPPER_SERVICE_DIR"] = pamDirectory.path
+        if usesPAMWrapper {
+            environment["LD_PRELOAD"] = "libpam_wrapper.so"
+            environment["PAM_WRAPPER"] = "1"
+            environment["PAM_WRAPPER_SERVICE_DIR"] = pamDirectory.path
+        } else {
+            environment["TOUCHGATE_PAM_CONFDIR"] = pamDirectory.path
+        }
         environment["TOUCHGATE_STORE"] = storePath
         environment["TOUCHGATE_USER"] = user
         environment["HOME"] = directory.path
@@ -88,8 +103,8 @@ final class TestEnvironment: @unchecked Sendable {
     }
 
     /// Starts `touchgate arguments…` without waiting; standard input stays open until closed.
-    func start(_ arguments: [String]) throws -> RunningProcess {
-        try RunningProcess(Self.binary, arguments, environment: environment)
+    func start(_ arguments: [String], inheritSignalMask: Bool = false) throws -> RunningProcess {
+        try RunningProcess([Self.binary] + arguments, environment: environment, inheritSignalMask: inheritSignalMask)
     }
 
     /// How many authentications reached the PAM stack `service` (counted by its pam_exec step).
@@ -119,92 +134,8 @@ final class TestEnvironment: @unchecked Sendable {
         _ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String],
         timeout: TimeInterval = 60
     ) throws -> RunResult {
-        let process = try RunningProcess(executable, arguments, environment: environment)
-        if let input { process.write(input) }
-        process.closeInput()
-        return try process.wait(timeout: timeout)
-    }
-}
-
-/// A child process with piped standard streams, for tests that signal or feed it over time.
-final class RunningProcess: @unchecked Sendable {
-    let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let errors = Pipe()
-    private var collectedOutput = Data()
-    private var collectedErrors = Data()
-    private let lock = NSLock()
-
-    init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.lock.withLock { self?.collectedOutput.append(data) }
-        }
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.lock.withLock { self?.collectedErrors.append(data) }
-        }
-        try process.run()
-    }
-
-    var pid: Int32 { process.processIdentifier }
-
-    func write(_ text: String) {
-        input.fileHandleForWriting.write(Data(text.utf8))
-    }
-
-    func closeInput() {
-        try? input.fileHandleForWriting.close()
-    }
-
-    func signal(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
-    }
-
-    /// What the process has written to standard error so far.
-    var errorsSoFar: String {
-        lock.withLock { String(decoding: collectedErrors, as: UTF8.self) }
-    }
-
-    /// Waits until standard error contains `text` (a prompt), or fails after `timeout`.
-    func waitForError(containing text: String, timeout: TimeInterval = 30) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !errorsSoFar.contains(text) {
-            guard Date() < deadline, process.isRunning else {
-                throw TestFailure("'\(text)' never appeared on stderr: \(errorsSoFar)")
-            }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-    }
-
-    func wait(timeout: TimeInterval = 60) throws -> RunResult {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            guard Date() < deadline else {
-                process.terminate()
-                kill(process.processIdentifier, SIGKILL)
-                throw TestFailure("\(process.executableURL!.lastPathComponent) did not finish in \(timeout) s")
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
-        let restOut = output.fileHandleForReading.readDataToEndOfFile()
-        let restErr = errors.fileHandleForReading.readDataToEndOfFile()
-        return lock.withLock {
-            collectedOutput.append(restOut)
-            collectedErrors.append(restErr)
-            return RunResult(status: process.terminationStatus,
-                             stdout: String(decoding: collectedOutput, as: UTF8.self),
-                             stderr: String(decoding: collectedErrors, as: UTF8.self))
-        }
+        try RunningProcess.run([executable] + arguments, input: input.map { Data($0.utf8) } ?? Data(),
+                               environment: environment, timeout: timeout)
     }
 }
 

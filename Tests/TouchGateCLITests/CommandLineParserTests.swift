@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+import TouchGate
+import TouchGateCLI
+
+/// `CommandLineParser.parse` is a pure function of the arguments; these call it directly.
+@Suite struct CoreCommandLineParserTests {
+    private func parse(_ arguments: [String]) throws -> Invocation {
+        try CommandLineParser.parse(arguments)
+    }
+
+    /// The error `parse` throws for `arguments`, or `nil` when it parses.
+    private func failure(_ arguments: [String]) -> UsageError? {
+        do {
+            _ = try CommandLineParser.parse(arguments)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func optionsBeforeOrAfterTheCommandMeanTheSame() throws {
+        let before = try parse(["--json", "--store", "/tmp/s.sqlite", "--user", "bob", "-S", "status"])
+        let after = try parse(["status", "--json", "--store", "/tmp/s.sqlite", "--user", "bob", "-S"])
+        let mixed = try parse(["--user", "bob", "status", "--stdin", "--store", "/tmp/s.sqlite", "--json"])
+        #expect(before == after)
+        #expect(before == mixed)
+        #expect(before.command == .status)
+        #expect(before.json)
+        #expect(before.answersFromStandardInput)
+        #expect(before.storePath == "/tmp/s.sqlite")
+        #expect(before.user == "bob")
+        #expect(before.pamConfigurationDirectory == nil)
+    }
+
+    @Test func equalsFormGivesTheSameValues() throws {
+        let equals = try parse(["--store=/x/y.sqlite", "auth", "--policy=biometrics", "--reason=unlock it",
+                                "--user=alice", "--pam-confdir=/etc/x"])
+        let spaced = try parse(["--store", "/x/y.sqlite", "auth", "--policy", "biometrics", "--reason", "unlock it",
+                                "--user", "alice", "--pam-confdir", "/etc/x"])
+        #expect(equals == spaced)
+        var options = EvaluationOptions()
+        options.policy = .biometrics
+        options.reason = "unlock it"
+        #expect(equals.command == .auth(options))
+        #expect(equals.storePath == "/x/y.sqlite")
+        #expect(equals.pamConfigurationDirectory == "/etc/x")
+        // A value may itself contain '=' and start with '-' in the equals form.
+        let tricky = try parse(["auth", "--reason=a=b", "--store=-odd"])
+        #expect(tricky.storePath == "-odd")
+        guard case .auth(let trickyOptions) = tricky.command else { throw TestFailure("not auth: \(tricky)") }
+        #expect(trickyOptions.reason == "a=b")
+    }
+
+    @Test func evaluatingCommandsAndTheirOptions() throws {
+        var options = EvaluationOptions()
+        #expect(try parse(["auth"]).command == .auth(options))
+        options.policy = .deviceOwner
+        options.noInteraction = true
+        #expect(try parse(["auth", "--policy", "device-owner", "--no-interaction"]).command == .auth(options))
+        #expect(try parse(["--no-interaction", "enable"]).command == .enable(options))
+        #expect(try parse(["disable", "--no-interaction"]).command == .disable(options))
+        #expect(try parse(["reset", "--no-interaction"]).command == .reset(options))
+        var check = EvaluationOptions()
+        check.policy = .biometrics
+        #expect(try parse(["can-evaluate", "--policy", "biometrics"]).command == .canEvaluate(check))
+        #expect(try parse(["enroll"]).command == .enroll(EvaluationOptions()))
+        #expect(try parse(["unenroll"]).command == .unenroll(EvaluationOptions()))
+    }
+
+    @Test func configAndLogCommands() throws {
+        #expect(try parse(["config", "get"]).command == .configGet(key: nil))
+        #expect(try parse(["config", "get", "reuse-seconds"]).command == .configGet(key: .reuseSeconds))
+        #expect(try parse(["config", "set", "passcode-delays", "0,0,60"]).command
+            == .configSet(key: .passcodeDelays, value: "0,0,60", EvaluationOptions()))
+        // An empty value turns the biometric factor off; it is a value, not a missing argument.
+        #expect(try parse(["config", "set", "biometric-service", ""]).command
+            == .configSet(key: .biometricService, value: "", EvaluationOptions()))
+        #expect(try parse(["log"]).command == .log(limit: 20))
+        #expect(try parse(["log", "--limit", "5"]).command == .log(limit: 5))
+        #expect(try parse(["--limit=100000", "log"]).command == .log(limit: 100_000))
+    }
+
+    @Test func doubleDashEndsTheOptions() throws {
+        #expect(try parse(["--json", "--", "status"]).command == .status)
+        #expect(failure(["--", "--json"])?.exitCode == .usage, "'--json' after '--' is a command name")
+    }
+
+    @Test func helpAndVersion() throws {
+        #expect(try parse(["--help"]).command == .help(topic: nil))
+        #expect(try parse(["-h"]).command == .help(topic: nil))
+        #expect(try parse(["help"]).command == .help(topic: nil))
+        #expect(try parse(["auth", "--help"]).command == .help(topic: "auth"))
+        #expect(try parse(["--help", "status"]).command == .help(topic: "status"))
+        #expect(try parse(["help", "config"]).command == .help(topic: "config"))
+        // --help wins over an otherwise bad command line's missing pieces.
+        #expect(try parse(["--help", "--json"]).command == .help(topic: nil))
+        #expect(try parse(["--version"]).command == .version)
+        #expect(try parse(["version"]).command == .version)
+    }
+
+    @Test(arguments: [
+        ["--bogus", "status"], ["status", "--bogus"], ["status", "-x"], ["--bogus=1", "status"],
+        ["frobnicate"], [], ["--json"], ["--store"], ["status", "--store"],
+        ["--json=yes", "status"], ["-S=1", "auth"],
+        ["status", "--policy", "biometrics"], ["log", "--reason", "x"], ["status", "extra"],
+        ["config"], ["config", "set", "reuse-seconds"], ["config", "get", "a", "b"], ["config", "unset", "x"],
+        ["auth", "--policy", "face-id"], ["auth", "--policy=deviceOwner"], ["auth", "--policy", ""],
+        ["auth", "now"],
+    ])
+    func malformedCommandLinesExit64(arguments: [String]) {
+        let error = failure(arguments)
+        #expect(error != nil, "\(arguments) parsed")
+        #expect(error?.exitCode == .usage, "\(arguments): \(String(describing: error))")
+        #expect(error.map { !$0.message.isEmpty && !$0.message.contains("\n") } ?? false)
+    }
+
+    @Test(arguments: [
+        ["log", "--limit", "0"], ["log", "--limit", "-1"], ["log", "--limit", "abc"], ["log", "--limit=100001"],
+        ["log", "--limit", ""], ["config", "get", "no-such-key"], ["config", "set", "no-such-key", "1"],
+        ["--store=", "status"], ["--user", "", "status"],
+    ])
+    func badValuesExit65(arguments: [String]) {
+        let error = failure(arguments)
+        #expect(error != nil, "\(arguments) parsed")
+        #expect(error?.exitCode == .badValue, "\(arguments): \(String(describing: error))")
+    }
+
+    @Test func unknownOptionMessageNamesIt() {
+        let error = failure(["status", "--frobnicate"])
+        #expect(error?.message.contains("--frobnicate") == true, "\(String(describing: error))")
+        let command = failure(["frobnicate"])
+        #expect(command?.message.contains("frobnicate") == true)
+        // Control characters are escaped, so the message stays one line.
+        let control = failure(["--bad\noption", "status"])
+        #expect(control?.message.contains("\n") == false, "\(String(describing: control))")
+    }
+
+    // MARK: - The binary
+
+    @Test func helpGoesToStandardOutputAndExitsZero() throws {
+        let world = try TestEnvironment()
+        for arguments in [["--help"], ["-h"], ["help"]] {
+            let result = try world.run(arguments)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("usage: touchgate"), "\(result)")
+            #expect(result.stdout.contains("exit codes"), "\(result)")
+            #expect(result.stderr.isEmpty, "\(result)")
+        }
+        let topic = try world.run(["auth", "--help"])
+        #expect(topic.status == 0)
+        #expect(topic.stdout.contains("--policy"), "\(topic)")
+        let version = try world.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("touchgate "), "\(version)")
+        // Help needs no store: none was created.
+        #expect(!FileManager.default.fileExists(atPath: world.storePath))
+    }
+
+    @Test(arguments: [["--frobnicate"], ["--frobnicate", "status"], ["status", "--frobnicate"], ["frobnicate"],
+                      ["auth", "--policy", "face-id"], []])
+    func usageErrorsExit64WithOneLineOnStandardError(arguments: [String]) throws {
+        let world = try TestEnvironment()
+        let result = try world.run(arguments)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderr.hasSuffix("\n"))
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(world.calls("touchgate") == 0)
+        #expect(!FileManager.default.fileExists(atPath: world.storePath), "a usage error opens no store")
+    }
+
+    @Test func badLimitExits65FromTheBinary() throws {
+        let world = try TestEnvironment()
+        let result = try world.run(["log", "--limit", "many"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderrLines.count == 1, "\(result)")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// Additions to ``TestEnvironment`` for the authenticator-core end-to-end suites.
+extension TestEnvironment {
+    /// `touchgate --json status`, parsed; fails the test when it does not succeed.
+    func statusJSON() throws -> [String: Any] {
+        let result = try run(["--json", "status"])
+        guard result.status == 0, let json = result.json else { throw TestFailure("status failed: \(result)") }
+        return json
+    }
+
+    /// Sets a configuration key while the lock is off (no authentication needed).
+    func setConfig(_ key: String, _ value: String) throws {
+        let result = try run(["config", "set", key, value])
+        guard result.status == 0 else { throw TestFailure("config set \(key) \(value) failed: \(result)") }
+    }
+
+    /// Enrolls `user` (passcode, then finger) without turning the lock on.
+    func enrollWithoutEnabling() throws {
+        let enroll = try run(["-S", "enroll"], input: Self.passcode[user]! + "\n" + Self.finger[user]! + "\n")
+        guard enroll.status == 0 else { throw TestFailure("enroll failed: \(enroll)") }
+    }
+
+    /// Runs `touchgate arguments…` in a new session (`setsid`), so it has no controlling terminal,
+    /// with standard input at end of file.
+    func runWithoutTerminal(_ arguments: [String], timeout: TimeInterval = 60) throws -> RunResult {
+        try RunningProcess.run([Self.binary] + arguments, environment: environment, newSession: true, timeout: timeout)
+    }
+
+    /// The environment of a run with no PAM redirection at all (no pam_wrapper, no
+    /// `TOUCHGATE_PAM_CONFDIR`): for `--pam-confdir`, which must then point at the stacks itself.
+    var environmentWithoutPAMWrapper: [String: String] {
+        var environment = self.environment
+        for name in ["LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR", "TOUCHGATE_PAM_CONFDIR"] {
+            environment[name] = nil
+        }
+        return environment
+    }
+
+    /// Runs `touchgate arguments…` without pam_wrapper in the environment.
+    @discardableResult
+    func runWithoutPAMWrapper(_ arguments: [String], input: String? = nil, timeout: TimeInterval = 60) throws -> RunResult {
+        try Self.execute(Self.binary, arguments, input: input, environment: environmentWithoutPAMWrapper, timeout: timeout)
+    }
+
+    /// Runs an SQL script (which may begin with a `--` comment) through `sqlite3`'s standard input.
+    @discardableResult
+    func sqliteScript(_ sql: String, path: String? = nil) throws -> String {
+        let result = try Self.execute("/usr/bin/sqlite3", ["-bail", path ?? storePath], input: sql,
+                                      environment: ProcessInfo.processInfo.environment)
+        guard result.status == 0, result.stderr.isEmpty else { throw TestFailure("sqlite3 failed: \(result)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The bytes of the store file and its `-wal` and `-shm` companions (missing ones are empty).
+    func storeFileBytes() -> [Data] {
+        ["", "-wal", "-shm"].map { FileManager.default.contents(atPath: storePath + $0) ?? Data() }
+    }
+
+    /// Waits until `condition` holds, or fails after `timeout`.
+    func waitFor(_ what: String, timeout: TimeInterval = 30, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else { throw TestFailure("timed out waiting for \(what)") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+}
+
+extension RunResult {
+    /// The JSON `outcome` member.
+    var jsonOutcome: String? { json?["outcome"] as? String }
+    /// The JSON `code` member.
+    var jsonCode: Int? { json?["code"] as? Int }
+    /// The JSON `policy` member.
+    var jsonPolicy: String? { json?["policy"] as? String }
+    /// Standard error's non-empty lines.
+    var stderrLines: [Substring] { stderr.split(separator: "\n", omittingEmptySubsequences: true) }
+}
+
+/// Checks of an evaluation's reported outcome: exit status, JSON `outcome`, `code` and `policy`.
+enum CoreExpect {
+    /// Each outcome's LAError raw value and exit status, as the issue defines them.
+    static let outcomes: [String: (code: Int, exit: Int32)] = [
+        "success": (0, 0), "authenticationFailed": (-1, 1), "userCancel": (-2, 2), "userFallback": (-3, 3),
+        "systemCancel": (-4, 4), "passcodeNotSet": (-5, 5), "biometryNotAvailable": (-6, 6),
+        "biometryNotEnrolled": (-7, 7), "biometryLockout": (-8, 8), "appCancel": (-9, 9),
+        "invalidContext": (-10, 10), "notInteractive": (-1004, 11),
+    ]
+
+    static func outcome(
+        _ result: RunResult, _ outcome: String, policy: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard let expected = outcomes[outcome] else {
+            Issue.record("unknown outcome \(outcome)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(result.status == expected.exit, "exit status for \(outcome): \(result)", sourceLocation: sourceLocation)
+        #expect(result.jsonOutcome == outcome, "\(result)", sourceLocation: sourceLocation)
+        #expect(result.jsonCode == expected.code, "\(result)", sourceLocation: sourceLocation)
+        if let policy { #expect(result.jsonPolicy == policy, "\(result)", sourceLocation: sourceLocation) }
+        if outcome != "authenticationFailed" {
+            #expect(result.json?["retryAfterSeconds"] == nil, "\(result)", sourceLocation: sourceLocation)
+        }
+    }
+}
