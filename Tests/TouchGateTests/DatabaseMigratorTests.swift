@@ -88,7 +88,7 @@ import Testing
 
     private func temporaryStoreFile() -> String {
         let path = temporaryStorePath()
-        try? Store.prepareFile(at: path)
+        try? Store.prepareDirectory(for: path)
         return path
     }
 }

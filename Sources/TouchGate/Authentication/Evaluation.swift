@@ -45,8 +45,12 @@ struct Evaluation {
         if enrolling { record.enrolled = true }
         if let unavailable = context.biometricAvailability(configuration: configuration, record: record),
            unavailable != .biometryLockout {
-            try store.recordOutcome(user: context.user, session: context.session, policy: purpose,
-                                    factor: Factor.biometric.rawValue, outcome: unavailable.name, code: unavailable.rawValue)
+            // Under deviceOwner an unavailable factor is simply skipped for the passcode, as on iOS;
+            // only an evaluation it ends gets an audit entry (and one commit fewer on the way).
+            if policy == .biometrics {
+                try store.recordOutcome(user: context.user, session: context.session, policy: purpose,
+                                        factor: Factor.biometric.rawValue, outcome: unavailable.name, code: unavailable.rawValue)
+            }
             return .unavailable(unavailable)
         }
         var hint = "touchgate: \(reason)"

@@ -31,22 +31,19 @@ public final class Store {
     init(path: String, clock: any Clock, migrator: DatabaseMigrator) throws(StoreError) {
         self.path = path
         self.clock = clock
-        try Self.prepareFile(at: path)
+        try Self.prepareDirectory(for: path)
+        try Self.createIfMissing(at: path, migrator: migrator)
+        try Self.checkFile(at: path)
         do {
             database = try Database(path: path, create: false)
-        } catch {
-            throw StoreError(path: path, error)
-        }
-        do {
-            let before = try database.scalar("PRAGMA user_version")?.int ?? 0
-            if before < migrator.latestVersion {
-                // WAL lets readers (the gate's fast path) run beside a writer; it persists in the file.
-                _ = try database.scalar("PRAGMA journal_mode = WAL")
-            }
             try database.execute("PRAGMA synchronous = FULL")
         } catch {
             throw StoreError(path: path, error)
         }
+        try Self.migrate(database, path: path, with: migrator)
+    }
+
+    private static func migrate(_ database: Database, path: String, with migrator: DatabaseMigrator) throws(StoreError) {
         do {
             try migrator.migrate(database)
         } catch {
@@ -61,30 +58,72 @@ public final class Store {
         }
     }
 
-    /// Creates the directory and file with private permissions, and refuses files others could write.
-    static func prepareFile(at path: String) throws(StoreError) {
-        guard path.hasPrefix("/") || !path.isEmpty else {
-            throw StoreError(path: path, reason: .unavailable, detail: "no store path")
-        }
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            try makeDirectories(String(path[..<slash]), path: path)
-        }
+    /// Creates the store's directories (0700) and refuses a directory others could write to,
+    /// where they could replace the file.
+    static func prepareDirectory(for path: String) throws(StoreError) {
+        guard !path.isEmpty else { throw StoreError(path: path, reason: .unavailable, detail: "no store path") }
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+        let directory = String(path[..<slash])
+        try makeDirectories(directory, path: path)
         var info = stat()
-        if stat(path, &info) != 0 {
-            guard errno == ENOENT else { throw StoreError(path: path, reason: .unavailable, detail: systemMessage()) }
-            let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            if descriptor < 0, errno != EEXIST {
-                throw StoreError(path: path, reason: .unavailable, detail: "cannot create: \(systemMessage())")
-            }
-            if descriptor >= 0 { close(descriptor) }
-            guard stat(path, &info) == 0 else { throw StoreError(path: path, reason: .unavailable, detail: systemMessage()) }
+        guard stat(directory, &info) == 0 else {
+            throw StoreError(path: path, reason: .unavailable, detail: "cannot read \(directory.escapedForMessage): \(systemMessage())")
         }
+        // A sticky directory (like /tmp) lets no one replace another user's file.
+        if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
+            throw StoreError(path: path, reason: .insecurePermissions, detail:
+                "its directory is writable by other users (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 700 on it")
+        }
+    }
+
+    /// Creates a new store complete or not at all: migrated under a temporary name in the same
+    /// directory, then linked into place. A store file is therefore never seen half-made, and an
+    /// existing empty file can only be damage.
+    static func createIfMissing(at path: String, migrator: DatabaseMigrator) throws(StoreError) {
+        var info = stat()
+        if stat(path, &info) == 0 { return }
+        guard errno == ENOENT else { throw StoreError(path: path, reason: .unavailable, detail: systemMessage()) }
+        let temporary = path + ".creating-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
+        defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
+        let descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw StoreError(path: path, reason: .unavailable, detail: "cannot create: \(systemMessage())")
+        }
+        close(descriptor)
+        // In a function of its own so the connection is closed (and the WAL folded in) before the link.
+        func build() throws(StoreError) {
+            let database: Database
+            do {
+                database = try Database(path: temporary, create: false)
+                // WAL lets readers (the gate's fast path) run beside a writer; it persists in the file.
+                _ = try database.scalar("PRAGMA journal_mode = WAL")
+            } catch {
+                throw StoreError(path: path, error)
+            }
+            try migrate(database, path: path, with: migrator)
+        }
+        try build()
+        // Another process may have created the store meanwhile: then its file is the store.
+        if link(temporary, path) != 0, errno != EEXIST {
+            throw StoreError(path: path, reason: .unavailable, detail: "cannot create: \(systemMessage())")
+        }
+    }
+
+    /// Refuses anything but a private, non-empty regular file.
+    static func checkFile(at path: String) throws(StoreError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw StoreError(path: path, reason: .unavailable, detail: systemMessage()) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw StoreError(path: path, reason: .unavailable, detail: "is not a regular file")
         }
         guard info.st_mode & 0o022 == 0 else {
             throw StoreError(path: path, reason: .insecurePermissions,
                              detail: "is writable by other users (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600")
+        }
+        guard info.st_size > 0 else {
+            throw StoreError(path: path, reason: .corrupt,
+                             detail: "is empty, which touchgate never leaves a store; move it away to start a new one")
         }
         guard access(path, R_OK | W_OK) == 0 else {
             throw StoreError(path: path, reason: .unavailable, detail: "cannot read and write: \(systemMessage())")
@@ -95,7 +134,7 @@ public final class Store {
         var info = stat()
         if stat(directory, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw StoreError(path: path, reason: .unavailable, detail: "\(directory) is not a directory")
+                throw StoreError(path: path, reason: .unavailable, detail: "\(directory.escapedForMessage) is not a directory")
             }
             return
         }
@@ -103,7 +142,8 @@ public final class Store {
             try makeDirectories(String(directory[..<slash]), path: path)
         }
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
-            throw StoreError(path: path, reason: .unavailable, detail: "cannot create \(directory): \(systemMessage())")
+            throw StoreError(path: path, reason: .unavailable,
+                             detail: "cannot create \(directory.escapedForMessage): \(systemMessage())")
         }
     }
 

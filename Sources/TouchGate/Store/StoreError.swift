@@ -27,5 +27,5 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         self.init(path: path, reason: error.isCorruption ? .corrupt : .unavailable, detail: error.message)
     }
 
-    public var description: String { "store \(path): \(detail)" }
+    public var description: String { "store \(path.escapedForMessage): \(detail)" }
 }
