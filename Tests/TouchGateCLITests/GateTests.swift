@@ -316,7 +316,7 @@ import Testing
 
     // MARK: - Shell integration
 
-    @Test(arguments: ["bash"])
+    @Test(arguments: ["bash", "zsh"])
     func shellInitIsValidShell(shell: String) throws {
         let world = try TestEnvironment()
         let snippet = try world.run(["shell-init", shell])
@@ -326,6 +326,21 @@ import Testing
         let check = try TestEnvironment.execute("/bin/\(shell)", ["-n", path], environment: world.environment)
         #expect(check.status == 0 && check.stderr.isEmpty, "\(check)")
         #expect(snippet.stdout.contains("trap '' INT QUIT TSTP"))
+    }
+
+    /// A shell that loads the snippet launches its session, and its exit ends it.
+    @Test(arguments: ["bash", "zsh"])
+    func aShellLaunchesAndEndsItsSession(shell: String) throws {
+        let world = try TestEnvironment()
+        world.extraEnvironment["TOUCHGATE_SESSION"] = "shell-\(shell)"
+        let script = "eval \"$('\(TestEnvironment.binary)' shell-init \(shell))\"; '\(TestEnvironment.binary)' --json status; true"
+        let run = try TestEnvironment.execute("/bin/\(shell)", ["-c", script], environment: world.environment)
+        #expect(run.status == 0, "\(run)")
+        // (`; true`: zsh would exec a last simple command in place of itself, skipping its exit hook.)
+        // While the shell ran, its session was launched and active.
+        let during = try #require(run.stdout.split(separator: "\n").last.map(String.init))
+        #expect(during.contains("\"id\":\"shell-\(shell)\",\"state\":\"active\""), "\(run)")
+        #expect(try Self.status(world, "shell-\(shell)").state == "notRunning")
     }
 
     @Test func aShellThatExitsInsideTmuxLeavesTheSessionToTheTmuxHooks() throws {
