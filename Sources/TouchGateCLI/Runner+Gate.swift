@@ -119,6 +119,8 @@ struct GateSession {
             user: user, store: store, session: session,
             checker: PAMCredentialChecker(configurationDirectory: directory, terminal: terminalName()), prompts: prompts)
         context.fallbackTitle = "the passcode"
+        // Ctrl-C only clears the line at the gate: offering it as "cancel" would mislead.
+        context.cancelTitle = nil
         let cover = GateCover(prompts: prompts, scripted: scripted, interrupter: context.interrupter)
         defer { cover.release() }
 

@@ -107,6 +107,37 @@ import Testing
         await #expect(throws: AuthError(.notInteractive)) { try await context.evaluate(.deviceOwner, reason: "no reuse") }
     }
 
+    /// Answers from the world's pipe, and remembers what was shown around the prompts.
+    final class RecordingPrompts: PromptSource {
+        let answers: StandardInputPrompts
+        var shown: [String] = []
+        init(_ world: World) { answers = StandardInputPrompts(fileDescriptor: world.answers.read) }
+        func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer {
+            answers.ask(prompt, echo: echo, interrupter: interrupter)
+        }
+        func show(_ message: String) { shown.append(message) }
+    }
+
+    @Test func theTitlesAndTheReasonAreShown() throws {
+        let world = try World()
+        world.type("alice-passcode", "alice-finger")
+        try world.context().enroll(reason: "test")
+        let prompts = RecordingPrompts(world)
+        let context = AuthContext(user: "alice", store: world.store, checker: PAMCredentialChecker(
+            configurationDirectory: world.directory + "/pam"), prompts: prompts)
+        context.fallbackTitle = "Type Password"
+        context.cancelTitle = "Not Now"
+        world.type("", "alice-passcode")
+        try context.evaluateSynchronously(.deviceOwner, reason: "open the vault")
+        #expect(prompts.shown.first == "touchgate: open the vault (empty answer: Type Password; Ctrl-C: Not Now)")
+        #expect(prompts.shown.last == "touchgate: open the vault (passcode for alice; Ctrl-C: Not Now)")
+        context.fallbackTitle = nil
+        context.cancelTitle = nil
+        world.type("alice-finger")
+        try context.evaluateSynchronously(.deviceOwner, reason: "again")
+        #expect(prompts.shown.last == "touchgate: again")
+    }
+
     @Test func canEvaluateNeverCounts() throws {
         let world = try World()
         world.type("alice-passcode", "alice-finger")

@@ -64,7 +64,7 @@ public final class AuthContext: @unchecked Sendable {
         set { state.withLock { $0.fallbackTitle = newValue } }
     }
 
-    /// The label of the cancel choice shown at prompts.
+    /// The label of the cancel choice (Ctrl-C) shown at prompts (`nil` hides the hint).
     public var cancelTitle: String? {
         get { state.withLock { $0.cancelTitle } }
         set { state.withLock { $0.cancelTitle = newValue } }
@@ -155,7 +155,7 @@ public final class AuthContext: @unchecked Sendable {
         let settings = state.withLock { $0 }
         let prompts: any PromptSource = settings.interactionNotAllowed ? NoInteraction() : (self.prompts ?? NoInteraction())
         return Evaluation(context: self, policy: policy, purpose: purpose, reason: reason, configuration: configuration,
-                          prompts: prompts, fallbackTitle: settings.fallbackTitle)
+                          prompts: prompts, fallbackTitle: settings.fallbackTitle, cancelTitle: settings.cancelTitle)
     }
 
     /// The reason the biometric factor cannot be used now, or `nil` when it can.

@@ -12,6 +12,7 @@ struct Evaluation {
     let configuration: Configuration
     let prompts: any PromptSource
     let fallbackTitle: String?
+    let cancelTitle: String?
 
     private var store: Store { context.store }
 
@@ -53,8 +54,8 @@ struct Evaluation {
             }
             return .unavailable(unavailable)
         }
-        var hint = "touchgate: \(reason)"
-        if let fallbackTitle { hint += " (empty answer: \(fallbackTitle))" }
+        let choices = [fallbackTitle.map { "empty answer: \($0)" }, cancelTitle.map { "Ctrl-C: \($0)" }].compactMap { $0 }
+        let hint = "touchgate: \(reason)" + (choices.isEmpty ? "" : " (\(choices.joined(separator: "; ")))")
         var shownHint = false
         for _ in 0..<configuration.biometricTriesPerEvaluation {
             switch try store.admitAttempt(.biometric, user: context.user, session: context.session, purpose: purpose,
@@ -108,7 +109,11 @@ struct Evaluation {
             case .lockedOut:
                 throw AuthError(.authenticationFailed)
             case .admitted(let attempt):
-                if !shownHint { prompts.show("touchgate: \(reason) (passcode for \(context.user))"); shownHint = true }
+                if !shownHint {
+                    let cancel = cancelTitle.map { "; Ctrl-C: \($0)" } ?? ""
+                    prompts.show("touchgate: \(reason) (passcode for \(context.user)\(cancel))")
+                    shownHint = true
+                }
                 let result = context.checker.check(
                     service: configuration.passcodeService, user: context.user, prompts: prompts,
                     interrupter: context.interrupter, emptyAnswerIsFallback: false)
