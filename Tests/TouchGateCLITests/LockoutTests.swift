@@ -90,6 +90,37 @@ import Testing
         #expect(try world.statusJSON()["biometryLockedOut"] as? Bool == true)
     }
 
+    /// An ordinary user's `reset` needs the passcode: a wrong one leaves the lockout, the right one clears it.
+    @Test func resetByAnOrdinaryUserNeedsThePasscode() throws {
+        guard getuid() == 0 else {
+            Issue.record("this test switches to nobody with setpriv and needs root")
+            return
+        }
+        let world = try TestEnvironment()
+        let directory = world.directory.appendingPathComponent("nobody-state").path
+        world.storePath = directory + "/touchgate.sqlite"
+        try world.enableAndEnroll()
+        try lockOut(world)
+        // Hand the store to nobody, and let nobody read the stacks' password files and count calls.
+        for arguments in [["-R", "nobody:nogroup", directory], ["0777", world.pamDirectory.path]] {
+            let tool = arguments.count == 3 ? "/bin/chown" : "/bin/chmod"
+            let result = try TestEnvironment.execute(tool, arguments, environment: ProcessInfo.processInfo.environment)
+            #expect(result.status == 0, "\(result)")
+        }
+        let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", TestEnvironment.binary]
+        let wrong = try RunningProcess.run(asNobody + ["-S", "--json", "reset"], input: Data("bad-1\nbad-2\nbad-3\n".utf8),
+                                           environment: world.environment)
+        CoreExpect.outcome(wrong, "authenticationFailed", policy: "reset")
+        let still = try RunningProcess.run(asNobody + ["--json", "status"], environment: world.environment)
+        #expect(still.json?["biometryLockedOut"] as? Bool == true, "\(still)")
+        let right = try RunningProcess.run(asNobody + ["-S", "--json", "reset"], input: Data("alice-passcode\n".utf8),
+                                           environment: world.environment)
+        CoreExpect.outcome(right, "success", policy: "reset")
+        let cleared = try RunningProcess.run(asNobody + ["--json", "status"], environment: world.environment)
+        #expect(cleared.json?["biometryLockedOut"] as? Bool == false, "\(cleared)")
+        #expect(cleared.json?["passcodeFailures"] as? Int == 0, "\(cleared)")
+    }
+
     @Test func resetClearsLockoutAndThrottling() throws {
         let world = try TestEnvironment()
         try world.setConfig("passcode-delays", "0,60")
