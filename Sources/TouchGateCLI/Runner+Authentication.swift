@@ -18,9 +18,7 @@ extension Runner {
         let store = try openStore()
         let context = AuthContext(
             user: try user, store: store, session: options.session,
-            checker: PAMCredentialChecker(
-                configurationDirectory: invocation.pamConfigurationDirectory ?? environment["TOUCHGATE_PAM_CONFDIR"]),
-            prompts: nil)
+            checker: credentialChecker, prompts: nil)
         let error = try attempt { try context.canEvaluate(options.policy) }
         return outcome(error, policy: options.policy.rawValue)
     }

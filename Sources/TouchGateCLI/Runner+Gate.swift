@@ -62,17 +62,14 @@ extension Runner {
     /// The gate when the store cannot be read: it still never opens without the passcode.
     func offlineGate(session: String, user name: String, storeError: StoreError) throws -> ExitCode {
         let scripted = invocation.answersFromStandardInput
-        let prompts: (any PromptSource)? = scripted ? StandardInputPrompts() : TerminalPrompts()
-        guard let prompts else {
+        guard let prompts = makePromptSource() else {
             printError(storeError.description)
             return ExitCode(.notInteractive)
         }
         let interrupter = Interrupter()
         let cover = GateCover(prompts: prompts, scripted: scripted, interrupter: interrupter)
         defer { cover.release() }
-        let directory = invocation.pamConfigurationDirectory ?? environment["TOUCHGATE_PAM_CONFDIR"]
-        var check = OfflinePasscodeCheck(
-            checker: PAMCredentialChecker(configurationDirectory: directory, terminal: terminalName()), user: name)
+        var check = OfflinePasscodeCheck(checker: credentialChecker, user: name)
         var notice = "The touchgate store cannot be read (\(storeError.description)); only the passcode can unlock."
         while true {
             if cover.terminalGone { return ExitCode(.systemCancel) }
@@ -112,12 +109,10 @@ struct GateSession {
 
     mutating func run() throws -> ExitCode {
         let scripted = runner.invocation.answersFromStandardInput
-        let prompts: (any PromptSource)? = scripted ? StandardInputPrompts() : TerminalPrompts()
-        guard let prompts else { return ExitCode(.notInteractive) }
-        let directory = runner.invocation.pamConfigurationDirectory ?? runner.environment["TOUCHGATE_PAM_CONFDIR"]
+        guard let prompts = runner.makePromptSource() else { return ExitCode(.notInteractive) }
         let context = AuthContext(
             user: user, store: store, session: session,
-            checker: PAMCredentialChecker(configurationDirectory: directory, terminal: terminalName()), prompts: prompts)
+            checker: runner.credentialChecker, prompts: prompts)
         context.fallbackTitle = "the passcode"
         // Ctrl-C only clears the line at the gate: offering it as "cancel" would mislead.
         context.cancelTitle = nil

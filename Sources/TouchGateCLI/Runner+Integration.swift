@@ -7,7 +7,7 @@ extension Runner {
         var words = [executablePath()]
         if let store = invocation.storePath ?? environment["TOUCHGATE_STORE"] { words += ["--store", store] }
         if let user = invocation.user ?? environment["TOUCHGATE_USER"] { words += ["--user", user] }
-        if let directory = invocation.pamConfigurationDirectory ?? environment["TOUCHGATE_PAM_CONFDIR"] {
+        if let directory = pamConfigurationDirectory {
             words += ["--pam-confdir", directory]
         }
         return words.map(shellQuoted).joined(separator: " ")

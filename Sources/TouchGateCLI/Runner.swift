@@ -83,16 +83,29 @@ struct Runner {
         }
     }
 
+    /// `--pam-confdir`, then `TOUCHGATE_PAM_CONFDIR`; `nil` means `pam_start()` and the system's stacks.
+    var pamConfigurationDirectory: String? {
+        invocation.pamConfigurationDirectory ?? environment["TOUCHGATE_PAM_CONFDIR"]
+    }
+
+    /// The PAM checker every command uses, naming the controlling terminal as `PAM_TTY`.
+    var credentialChecker: PAMCredentialChecker {
+        PAMCredentialChecker(configurationDirectory: pamConfigurationDirectory, terminal: terminalName())
+    }
+
+    /// Where answers come from: standard input with `-S`, else the controlling terminal (`nil` without one).
+    func makePromptSource() -> (any PromptSource)? {
+        invocation.answersFromStandardInput ? StandardInputPrompts() : TerminalPrompts()
+    }
+
     func openStore() throws -> Store {
         try Store(path: try storePath)
     }
 
     /// A context for `user`, answering through the terminal or standard input, with signals relayed.
     func makeContext(store: Store, session: String?, options: EvaluationOptions) throws -> AuthContext {
-        let prompts: (any PromptSource)? = invocation.answersFromStandardInput ? StandardInputPrompts() : TerminalPrompts()
-        let directory = invocation.pamConfigurationDirectory ?? environment["TOUCHGATE_PAM_CONFDIR"]
-        let checker = PAMCredentialChecker(configurationDirectory: directory, terminal: terminalName())
-        let context = AuthContext(user: try user, store: store, session: session, checker: checker, prompts: prompts)
+        let prompts = makePromptSource()
+        let context = AuthContext(user: try user, store: store, session: session, checker: credentialChecker, prompts: prompts)
         context.interactionNotAllowed = options.noInteraction
         context.reuseDuration = Double(try store.configuration().reuseSeconds)
         SignalRelay.install([SIGINT, SIGTERM, SIGHUP, SIGUSR1], to: context.interrupter)
