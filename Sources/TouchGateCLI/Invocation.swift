@@ -71,7 +71,6 @@ public struct GateOptions: Equatable, Sendable {
 /// The tmux hooks `touchgate tmux-conf` installs, each mapped to lifecycle events.
 public enum TmuxHook: String, Sendable, CaseIterable {
     case sessionCreated = "session-created"
-    case clientAttached = "client-attached"
     /// A client was given a session: attach, new-session, switch-client.
     case clientSessionChanged = "client-session-changed"
     case clientDetached = "client-detached"

@@ -90,7 +90,7 @@ extension Runner {
             guard let tmuxSession else { throw UsageError("usage: touchgate tmux-hook session-created CLIENT SESSION") }
             try apply([.didFinishLaunching, .didBecomeActive], sessionID(tmuxSession))
             if !client.isEmpty { try store.attachClient(client, to: sessionID(tmuxSession)) }
-        case .clientSessionChanged, .clientAttached:
+        case .clientSessionChanged:
             guard let tmuxSession else { throw UsageError("usage: touchgate tmux-hook \(hook.rawValue) CLIENT SESSION") }
             let id = sessionID(tmuxSession)
             let previous = try store.detachClient(client)
