@@ -21,7 +21,7 @@ import Testing
     ]
 
     private func expectRefused(_ world: TestEnvironment, detail: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let bytes = world.storeFileBytes()
+        let bytes = world.storeDataBytes()
         for (arguments, input) in Self.commands {
             let result = try world.run(arguments, input: input)
             #expect(result.status == 74, "\(arguments): \(result)", sourceLocation: sourceLocation)
@@ -37,7 +37,7 @@ import Testing
         for stack in Self.stacks {
             #expect(world.calls(stack) == 0, "no PAM call to \(stack)", sourceLocation: sourceLocation)
         }
-        #expect(world.storeFileBytes() == bytes, "the store file is untouched", sourceLocation: sourceLocation)
+        #expect(world.storeDataBytes() == bytes, "the store file and its log are untouched", sourceLocation: sourceLocation)
     }
 
     @Test func garbageFileIsRefused() throws {
@@ -95,16 +95,25 @@ import Testing
         try expectRefused(world, detail: "chmod")
     }
 
+    @Test func writeAheadLogOthersCanWriteIsRefused() throws {
+        // touchgate keeps the log beside the store between runs; SQLite reads committed rows from it.
+        let world = try TestEnvironment()
+        _ = try world.statusJSON()
+        #expect(FileManager.default.fileExists(atPath: world.storePath + "-wal"))
+        #expect(chmod(world.storePath + "-wal", 0o646) == 0)
+        try expectRefused(world, detail: "-wal file is writable by other users")
+    }
+
     @Test func invalidStoredSettingIsRefused() throws {
         let world = try TestEnvironment()
         _ = try world.statusJSON()
         _ = try world.sqlite("INSERT INTO config (key, value) VALUES ('max-biometric-failures', 'lots')")
-        let bytes = world.storeFileBytes()
+        let bytes = world.storeDataBytes()
         let result = try world.run(["-S", "auth"], input: "alice-passcode\n")
         #expect(result.status == 74, "\(result)")
         #expect(result.stderrLines.count == 1, "\(result)")
         #expect(result.stderr.contains(world.storePath), "\(result)")
         #expect(world.calls("touchgate") == 0)
-        #expect(world.storeFileBytes() == bytes)
+        #expect(world.storeDataBytes() == bytes)
     }
 }

@@ -59,6 +59,78 @@ import Testing
         }
     }
 
+    @Test func theWriteAheadLogOutlivesAConnectionAndHoldsItsCommits() throws {
+        let path = temporaryStorePath()
+        do {
+            let store = try Store(path: path, clock: TestClock())
+            try store.setEnabled(true, user: "alice", session: nil)
+        }
+        var log = stat()
+        #expect(stat(path + "-wal", &log) == 0, "the log is kept when the last connection closes")
+        #expect(log.st_size > 0 && log.st_mode & 0o777 == 0o600)
+        let reopened = try Store(path: path)
+        #expect(try reopened.user("alice").enabled, "the commit is read back from the kept log")
+        #expect(try reopened.database.scalar("PRAGMA integrity_check")?.string == "ok")
+    }
+
+    @Test func theKeptLogIsFoldedInBeforeItGrowsLong() throws {
+        let path = temporaryStorePath()
+        let configuration = Configuration()
+        for _ in 0..<60 {
+            let store = try Store(path: path)
+            guard case .admitted(let attempt) = try store.admitAttempt(
+                .passcode, user: "alice", session: nil, purpose: "test", configuration: configuration) else {
+                Issue.record("not admitted"); return
+            }
+            try store.finishAttempt(attempt, user: "alice", factor: .passcode, result: .success)
+        }
+        // 60 evaluations wrote some 360 pages; checkpoints every 32 keep the log (reused from its
+        // start after each one) to a few dozen frames, which every opening process reads.
+        var log = stat()
+        #expect(stat(path + "-wal", &log) == 0)
+        let frame = 24 + 4096
+        #expect(log.st_size <= 32 + (Int(Store.checkpointPages) + 16) * frame, "the log has \(log.st_size) bytes")
+        let store = try Store(path: path)
+        #expect(try store.auditEntries(limit: 1000).count == 60)
+        #expect(try store.user("alice").passcodeFailures == 0)
+    }
+
+    @Test func aSettlementLeavesCommitsSyncedAgain() throws {
+        let store = try Store(path: temporaryStorePath())
+        #expect(try store.database.scalar("PRAGMA synchronous")?.int == 2, "FULL")
+        guard case .admitted(let attempt) = try store.admitAttempt(
+            .biometric, user: "alice", session: nil, purpose: "test", configuration: Configuration()) else {
+            Issue.record("not admitted"); return
+        }
+        try store.finishAttempt(attempt, user: "alice", factor: .biometric, result: .failure(.authenticationFailed))
+        #expect(try store.database.scalar("PRAGMA synchronous")?.int == 2, "back to FULL after the settlement")
+        #expect(try store.user("alice").biometricFailures == 1)
+    }
+
+    @Test func aLogOrIndexOthersCouldChangeIsRefused() throws {
+        for suffix in ["-wal", "-shm"] {
+            let path = temporaryStorePath()
+            do { _ = try Store(path: path) }
+            #expect(chmod(path + suffix, 0o666) == 0)
+            do {
+                _ = try Store(path: path)
+                Issue.record("a store with a world-writable \(suffix) was accepted")
+            } catch {
+                #expect(error.reason == .insecurePermissions)
+                #expect(error.description.contains(suffix), "\(error)")
+            }
+            #expect(unlink(path + suffix) == 0)
+            #expect(symlink(path, path + suffix) == 0)
+            do {
+                _ = try Store(path: path)
+                Issue.record("a store whose \(suffix) is a symbolic link was accepted")
+            } catch {
+                #expect(error.reason == .unavailable)
+                #expect(error.description.contains("not a regular file"), "\(error)")
+            }
+        }
+    }
+
     @Test func manyThreadsCreatingOneStoreAllGetIt() async throws {
         let path = temporaryStorePath()
         let opened = await withTaskGroup(of: Bool.self) { group in

@@ -33,6 +33,27 @@ final class Database {
         sqlite3_close_v2(connection)
     }
 
+    /// Leaves the write-ahead log in place when this connection closes, folding it into the file
+    /// only once it holds `checkpointPages` pages.
+    ///
+    /// By default the last connection to close checkpoints the log (two `fdatasync` calls) and
+    /// deletes it, and the next one to open creates it again (two more). A short-lived process
+    /// pays all four; keeping the log pays for one checkpoint every `checkpointPages` pages. The
+    /// log stays short because every process that opens the store first alone reads all of it.
+    ///
+    /// The corresponding C functions are `sqlite3_file_control` (`SQLITE_FCNTL_PERSIST_WAL`),
+    /// `sqlite3_db_config` (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`) and `sqlite3_wal_autocheckpoint`.
+    func keepWriteAheadLog(checkpointPages: Int32) throws(DatabaseError) {
+        var persist: Int32 = 1
+        for status in [
+            sqlite3_file_control(connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist),
+            touchgate_sqlite3_db_config_int(connection, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1),
+            sqlite3_wal_autocheckpoint(connection, checkpointPages),
+        ] where status != SQLITE_OK {
+            throw DatabaseError(connection: connection, resultCode: status)
+        }
+    }
+
     /// Runs one or more statements that return no rows.
     ///
     /// The corresponding C function is `sqlite3_exec`.
@@ -84,11 +105,25 @@ final class Database {
         case immediate = "IMMEDIATE"
     }
 
+    /// Whether a commit waits for the disk.
+    enum Durability {
+        /// The commit is on the disk before it returns (`synchronous = FULL`): it survives a
+        /// power cut.
+        case synced
+        /// The commit is in the operating system's cache (`synchronous = NORMAL`): it survives
+        /// the process being killed, and reaches the disk with the next synced commit or
+        /// checkpoint. Only for writes whose loss in a power cut leaves the store stricter.
+        case cached
+    }
+
     /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
     func transaction<Result, Failure: Error>(
         _ kind: TransactionKind = .immediate,
+        durability: Durability = .synced,
         _ body: () throws(Failure) -> Result
     ) throws -> Result {
+        if durability == .cached { try execute("PRAGMA synchronous = NORMAL") }
+        defer { if durability == .cached { try? execute("PRAGMA synchronous = FULL") } }
         try execute("BEGIN \(kind.rawValue)")
         do {
             let result = try body()

@@ -64,9 +64,13 @@ extension Store {
     }
 
     /// Settles an attempt admitted by ``admitAttempt(_:user:session:purpose:configuration:)``.
+    ///
+    /// Not synced to the disk before it returns: the admission already counted the attempt as
+    /// a failure and was synced, so a power cut that loses the settlement leaves that failure
+    /// counted (and the audit entry `pending`), never fewer failures than there were.
     public func finishAttempt(_ attempt: Int64, user: String, factor: Factor, result: AttemptResult) throws(StoreError) {
         try perform {
-            try database.transaction(.immediate) {
+            try database.transaction(.immediate, durability: .cached) {
                 let now = clock.now
                 let outcome: String
                 let code: Int

@@ -10,6 +10,10 @@ public final class Store {
     let database: Database
     let clock: any Clock
 
+    /// How long the write-ahead log grows before a commit folds it into the file: an `auth`
+    /// adds about six pages, and every process that opens the store alone reads the whole log.
+    static let checkpointPages: Int32 = 32
+
     /// The default location: `$XDG_STATE_HOME/touchgate/touchgate.sqlite`, else `~/.local/state/touchgate/…`.
     public static func defaultPath(environment: ProcessEnvironment = .current) -> String? {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
@@ -37,6 +41,7 @@ public final class Store {
         do {
             database = try Database(path: path, create: false)
             try database.execute("PRAGMA synchronous = FULL")
+            try database.keepWriteAheadLog(checkpointPages: Self.checkpointPages)
         } catch {
             throw StoreError(path: path, error)
         }
@@ -127,6 +132,21 @@ public final class Store {
         }
         guard access(path, R_OK | W_OK) == 0 else {
             throw StoreError(path: path, reason: .unavailable, detail: "cannot read and write: \(systemMessage())")
+        }
+        // The write-ahead log and its index stay beside the file between runs (see
+        // `Database.keepWriteAheadLog`), and SQLite reads committed rows from them: they must be
+        // as private as the file itself.
+        for suffix in ["-wal", "-shm"] {
+            var companion = stat()
+            guard lstat(path + suffix, &companion) == 0 else { continue }
+            guard (companion.st_mode & S_IFMT) == S_IFREG else {
+                throw StoreError(path: path, reason: .unavailable, detail: "its \(suffix) file is not a regular file")
+            }
+            guard companion.st_mode & 0o022 == 0, companion.st_uid == info.st_uid else {
+                throw StoreError(path: path, reason: .insecurePermissions, detail:
+                    "its \(suffix) file is writable by other users or belongs to another user (mode "
+                    + "\(String(companion.st_mode & 0o777, radix: 8)), owner \(companion.st_uid)); give it the store's owner and mode 600")
+            }
         }
     }
 

@@ -44,6 +44,16 @@ extension TestEnvironment {
         try Self.execute(Self.binary, arguments, input: input, environment: environmentWithoutPAMWrapper, timeout: timeout)
     }
 
+    /// Folds the write-ahead log touchgate leaves beside the store into the store file: `sqlite3`,
+    /// closing as the last connection, checkpoints and removes the `-wal` and `-shm` files.
+    func foldWriteAheadLog(path: String? = nil) throws {
+        let base = path ?? storePath
+        try sqliteScript("PRAGMA wal_checkpoint(TRUNCATE);", path: base)
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: base + suffix) {
+            throw TestFailure("sqlite3 left \(base + suffix) behind")
+        }
+    }
+
     /// Runs an SQL script (which may begin with a `--` comment) through `sqlite3`'s standard input.
     @discardableResult
     func sqliteScript(_ sql: String, path: String? = nil) throws -> String {
@@ -56,6 +66,14 @@ extension TestEnvironment {
     /// The bytes of the store file and its `-wal` and `-shm` companions (missing ones are empty).
     func storeFileBytes() -> [Data] {
         ["", "-wal", "-shm"].map { FileManager.default.contents(atPath: storePath + $0) ?? Data() }
+    }
+
+    /// The bytes that hold the store's rows: the file and its write-ahead log (missing: empty).
+    ///
+    /// Not the `-shm` file: that is SQLite's index of the log, which any process that opens the
+    /// store first rebuilds (and leaves beside it), whether or not it then reads or writes a row.
+    func storeDataBytes() -> [Data] {
+        ["", "-wal"].map { FileManager.default.contents(atPath: storePath + $0) ?? Data() }
     }
 
     /// Waits until `condition` holds, or fails after `timeout`.
