@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// With --static-swift-stdlib, resolve the toolchain's -lstdc++ to GCC's static archives
+// (Linker/StaticCXX/README.md): the binary then starts without loading libstdc++ and libgcc_s.
+let staticCXXLibraryPath = Context.packageDirectory + "/Linker/StaticCXX"
+
 let package = Package(
     name: "touchgate",
     products: [
@@ -24,7 +28,12 @@ let package = Package(
             plugins: ["EmbedMigrations"]
         ),
         .target(name: "TouchGateCLI", dependencies: ["TouchGate"], path: "Sources/TouchGateCLI"),
-        .executableTarget(name: "touchgate", dependencies: ["TouchGateCLI"], path: "Sources/touchgate"),
+        .executableTarget(
+            name: "touchgate",
+            dependencies: ["TouchGateCLI"],
+            path: "Sources/touchgate",
+            linkerSettings: [.unsafeFlags(["-L", staticCXXLibraryPath])]
+        ),
         .testTarget(name: "TouchGateTests", dependencies: ["TouchGate"], path: "Tests/TouchGateTests"),
         .testTarget(name: "TouchGateCLITests", dependencies: ["TouchGateCLI", "TouchGate"], path: "Tests/TouchGateCLITests"),
     ]
