@@ -26,5 +26,5 @@ func executablePath() -> String {
 
 /// `text` quoted for a POSIX shell: single quotes, with embedded ones spliced in.
 func shellQuoted(_ text: String) -> String {
-    "'" + text.replacing( "'", with: "'\\''") + "'"
+    "'" + text.replacingEvery("'", with: "'\\''") + "'"
 }

@@ -33,7 +33,7 @@ extension Runner {
     /// the session may be shown. Only then does `touchgate tmux-hook` record the events.
     func tmuxConf() -> ExitCode {
         // run-shell and set-option -F expand formats: a '#' of our own must be doubled.
-        let command = selfCommand.replacing("#", with: "##")
+        let command = selfCommand.replacingEvery("#", with: "##")
         func runShell(_ name: String, _ arguments: String) -> String {
             "run-shell " + tmuxQuoted("\(command) tmux-hook \(name) \(arguments)")
         }
@@ -173,6 +173,6 @@ extension Runner {
 
 /// `text` as a tmux double-quoted string.
 func tmuxQuoted(_ text: String) -> String {
-    "\"" + text.replacing( "\\", with: "\\\\").replacing( "\"", with: "\\\"")
-        .replacing( "$", with: "\\$") + "\""
+    "\"" + text.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\"")
+        .replacingEvery("$", with: "\\$") + "\""
 }

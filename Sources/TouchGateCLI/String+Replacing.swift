@@ -1,0 +1,15 @@
+extension String {
+    /// This string with every `character` in it replaced by `replacement`.
+    ///
+    /// Not the standard `replacing(_:with:)`: that one lives in `_StringProcessing`, and calling it
+    /// at all links the regex engine (`_StringProcessing` and `_RegexParser`, some 9,000 symbols)
+    /// into the static binary, whose metadata every start of `touchgate` then has to relocate.
+    func replacingEvery(_ character: Character, with replacement: String) -> String {
+        var result = ""
+        result.reserveCapacity(utf8.count)
+        for element in self {
+            if element == character { result += replacement } else { result.append(element) }
+        }
+        return result
+    }
+}
