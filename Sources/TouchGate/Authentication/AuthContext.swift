@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// An authentication context, after `LAContext`: evaluates a policy for one user against the
@@ -99,21 +98,6 @@ public final class AuthContext: @unchecked Sendable {
             if let wait = LockoutPolicy(configuration: configuration).passcodeRetryAfter(
                 failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: store.clock.now) {
                 throw AuthError(.authenticationFailed, retryAfterSeconds: wait)
-            }
-        }
-    }
-
-    /// Evaluates `policy`, asking for credentials as needed; returns on success and throws an
-    /// ``AuthError`` (or a ``StoreError``, before any credential is checked) otherwise.
-    public func evaluate(_ policy: AuthPolicy, reason: String) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async {
-                do {
-                    try self.evaluateSynchronously(policy, reason: reason)
-                    continuation.resume()
-                } catch {
-                    continuation.resume(throwing: error)
-                }
             }
         }
     }

@@ -1,0 +1,27 @@
+import Dispatch
+
+extension AuthContext {
+    /// Evaluates `policy`, asking for credentials as needed; returns on success and throws an
+    /// ``AuthError`` (or a ``StoreError``, before any credential is checked) otherwise.
+    ///
+    /// The evaluation runs on a Dispatch thread, since a prompt blocks its thread for as long as
+    /// the user takes to answer.
+    ///
+    /// Compiled into the modules that call it (`@export(implementation)`), not into this one: a
+    /// definition here would link Swift Concurrency and libdispatch into every program built on
+    /// this library, the `touchgate` binary included, which never awaits an evaluation and
+    /// whose every start would then relocate their metadata (≈ 0.12 ms of a 1.6 ms start).
+    @export(implementation)
+    public func evaluate(_ policy: AuthPolicy, reason: String) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async {
+                do {
+                    try self.evaluateSynchronously(policy, reason: reason)
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+}
