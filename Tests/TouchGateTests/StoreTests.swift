@@ -23,8 +23,8 @@ import Testing
         let path = temporaryStorePath()
         try Store.prepareDirectory(for: path)
         close(open(path, O_CREAT | O_WRONLY, 0o600))
-        #expect(throws: StoreError.self) { _ = try Store(path: path) }
-        do { _ = try Store(path: path) } catch { #expect(error.reason == .corrupt) }
+        let error = #expect(throws: StoreError.self) { _ = try Store(path: path) }
+        #expect(error?.reason == .corrupt)
         var info = stat()
         stat(path, &info)
         #expect(info.st_size == 0, "the file was left as it was")
@@ -35,12 +35,10 @@ import Testing
         let directory = String(path[..<path.lastIndex(of: "/")!])
         try Store.prepareDirectory(for: path)
         chmod(directory, 0o777)
-        do {
+        let error = #expect(throws: StoreError.self, "a store in a world-writable directory was accepted") {
             _ = try Store(path: path)
-            Issue.record("a store in a world-writable directory was accepted")
-        } catch {
-            #expect(error.reason == .insecurePermissions)
         }
+        #expect(error?.reason == .insecurePermissions)
         #expect(access(path, F_OK) != 0, "nothing was created there")
         chmod(directory, 0o1777)
         _ = try Store(path: path)
@@ -50,13 +48,9 @@ import Testing
         let path = temporaryStorePath()
         _ = try Store(path: path)
         chmod(path, 0o620)
-        do {
-            _ = try Store(path: path)
-            Issue.record("a group-writable store was accepted")
-        } catch {
-            #expect(error.reason == .insecurePermissions)
-            #expect(error.description.contains(path))
-        }
+        let error = #expect(throws: StoreError.self, "a group-writable store was accepted") { _ = try Store(path: path) }
+        #expect(error?.reason == .insecurePermissions)
+        #expect(error?.description.contains(path) == true)
     }
 
     @Test func theWriteAheadLogOutlivesAConnectionAndHoldsItsCommits() throws {
@@ -112,22 +106,28 @@ import Testing
             let path = temporaryStorePath()
             do { _ = try Store(path: path) }
             #expect(chmod(path + suffix, 0o666) == 0)
-            do {
+            let writable = #expect(throws: StoreError.self, "a world-writable \(suffix) was accepted") {
                 _ = try Store(path: path)
-                Issue.record("a store with a world-writable \(suffix) was accepted")
-            } catch {
-                #expect(error.reason == .insecurePermissions)
-                #expect(error.description.contains(suffix), "\(error)")
             }
+            #expect(writable?.reason == .insecurePermissions)
+            #expect(writable?.description.contains("its \(suffix) file is writable by other users") == true, "\(String(describing: writable))")
+
+            // Private, but another user's (the suite runs as root, as the CI does).
+            #expect(chmod(path + suffix, 0o600) == 0)
+            #expect(chown(path + suffix, 65534, 65534) == 0)
+            let foreign = #expect(throws: StoreError.self, "another user's \(suffix) was accepted") {
+                _ = try Store(path: path)
+            }
+            #expect(foreign?.reason == .insecurePermissions)
+            #expect(foreign?.description.contains("its \(suffix) file belongs to user 65534") == true, "\(String(describing: foreign))")
+
             #expect(unlink(path + suffix) == 0)
             #expect(symlink(path, path + suffix) == 0)
-            do {
+            let linked = #expect(throws: StoreError.self, "a \(suffix) that is a symbolic link was accepted") {
                 _ = try Store(path: path)
-                Issue.record("a store whose \(suffix) is a symbolic link was accepted")
-            } catch {
-                #expect(error.reason == .unavailable)
-                #expect(error.description.contains("not a regular file"), "\(error)")
             }
+            #expect(linked?.reason == .unavailable)
+            #expect(linked?.description.contains("not a regular file") == true, "\(String(describing: linked))")
         }
     }
 

@@ -115,17 +115,11 @@ public final class Store {
         }
     }
 
-    /// Refuses anything but a private, non-empty regular file.
+    /// Refuses anything but a private, non-empty regular file, with private companions.
     static func checkFile(at path: String) throws(StoreError) {
         var info = stat()
         guard stat(path, &info) == 0 else { throw StoreError(path: path, reason: .unavailable, detail: systemMessage()) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw StoreError(path: path, reason: .unavailable, detail: "is not a regular file")
-        }
-        guard info.st_mode & 0o022 == 0 else {
-            throw StoreError(path: path, reason: .insecurePermissions,
-                             detail: "is writable by other users (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600")
-        }
+        try requirePrivateRegularFile(info, path: path, subject: "is")
         guard info.st_size > 0 else {
             throw StoreError(path: path, reason: .corrupt,
                              detail: "is empty, which touchgate never leaves a store; move it away to start a new one")
@@ -135,18 +129,27 @@ public final class Store {
         }
         // The write-ahead log and its index stay beside the file between runs (see
         // `Database.keepWriteAheadLog`), and SQLite reads committed rows from them: they must be
-        // as private as the file itself.
+        // as private as the file itself, and its owner's.
         for suffix in ["-wal", "-shm"] {
             var companion = stat()
             guard lstat(path + suffix, &companion) == 0 else { continue }
-            guard (companion.st_mode & S_IFMT) == S_IFREG else {
-                throw StoreError(path: path, reason: .unavailable, detail: "its \(suffix) file is not a regular file")
-            }
-            guard companion.st_mode & 0o022 == 0, companion.st_uid == info.st_uid else {
+            try requirePrivateRegularFile(companion, path: path, subject: "its \(suffix) file is")
+            guard companion.st_uid == info.st_uid else {
                 throw StoreError(path: path, reason: .insecurePermissions, detail:
-                    "its \(suffix) file is writable by other users or belongs to another user (mode "
-                    + "\(String(companion.st_mode & 0o777, radix: 8)), owner \(companion.st_uid)); give it the store's owner and mode 600")
+                    "its \(suffix) file belongs to user \(companion.st_uid), not to the store's owner \(info.st_uid)")
             }
+        }
+    }
+
+    /// Refuses a file of the store (`subject` names it in the message) that is not a regular
+    /// file, or that group or others can write.
+    private static func requirePrivateRegularFile(_ info: stat, path: String, subject: String) throws(StoreError) {
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw StoreError(path: path, reason: .unavailable, detail: "\(subject) not a regular file")
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            throw StoreError(path: path, reason: .insecurePermissions,
+                             detail: "\(subject) writable by other users (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600")
         }
     }
 
