@@ -40,25 +40,27 @@ import Testing
         #expect(world.storeDataBytes() == bytes, "the store file and its log are untouched", sourceLocation: sourceLocation)
     }
 
-    @Test func garbageFileIsRefused() throws {
-        let world = try TestEnvironment()
+    /// A private store file holding `contents` in a private directory, where no store was yet.
+    private func placeStoreFile(_ world: TestEnvironment, _ contents: Data) throws {
         let directory = (world.storePath as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
-        #expect(FileManager.default.createFile(atPath: world.storePath, contents: garbage,
+        #expect(FileManager.default.createFile(atPath: world.storePath, contents: contents,
                                                attributes: [.posixPermissions: 0o600]))
+    }
+
+    @Test func garbageFileIsRefused() throws {
+        let world = try TestEnvironment()
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try placeStoreFile(world, garbage)
         try expectRefused(world, detail: "not a database")
         #expect(FileManager.default.contents(atPath: world.storePath) == garbage)
     }
 
     @Test func textFileIsRefused() throws {
         let world = try TestEnvironment()
-        let directory = (world.storePath as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let text = Data(String(repeating: "this is not an SQLite database\n", count: 200).utf8)
-        #expect(FileManager.default.createFile(atPath: world.storePath, contents: text,
-                                               attributes: [.posixPermissions: 0o600]))
+        try placeStoreFile(world, text)
         try expectRefused(world, detail: "not a database")
         #expect(FileManager.default.contents(atPath: world.storePath) == text)
     }

@@ -63,9 +63,9 @@ extension TestEnvironment {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// The bytes of the store file and its `-wal` and `-shm` companions (missing ones are empty).
-    func storeFileBytes() -> [Data] {
-        ["", "-wal", "-shm"].map { FileManager.default.contents(atPath: storePath + $0) ?? Data() }
+    /// The bytes of the store file and of its companions with `suffixes` (missing ones are empty).
+    func storeFileBytes(_ suffixes: [String] = ["-wal", "-shm"]) -> [Data] {
+        ([""] + suffixes).map { FileManager.default.contents(atPath: storePath + $0) ?? Data() }
     }
 
     /// The bytes that hold the store's rows: the file and its write-ahead log (missing: empty).
@@ -73,7 +73,7 @@ extension TestEnvironment {
     /// Not the `-shm` file: that is SQLite's index of the log, which any process that opens the
     /// store first rebuilds (and leaves beside it), whether or not it then reads or writes a row.
     func storeDataBytes() -> [Data] {
-        ["", "-wal"].map { FileManager.default.contents(atPath: storePath + $0) ?? Data() }
+        storeFileBytes(["-wal"])
     }
 
     /// Waits until `condition` holds, or fails after `timeout`.
