@@ -34,7 +34,10 @@ let package = Package(
             path: "Sources/touchgate",
             linkerSettings: [.unsafeFlags(["-L", staticCXXLibraryPath])]
         ),
-        .testTarget(name: "TouchGateTests", dependencies: ["TouchGate"], path: "Tests/TouchGateTests"),
-        .testTarget(name: "TouchGateCLITests", dependencies: ["TouchGateCLI", "TouchGate"], path: "Tests/TouchGateCLITests"),
+        // What both test targets share (a seeded generator); not part of any product.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TouchGateTests", dependencies: ["TouchGate", "TestSupport"], path: "Tests/TouchGateTests"),
+        .testTarget(
+            name: "TouchGateCLITests", dependencies: ["TouchGateCLI", "TouchGate", "TestSupport"], path: "Tests/TouchGateCLITests"),
     ]
 )

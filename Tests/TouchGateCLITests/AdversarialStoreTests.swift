@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A store that cannot be used, in every way one can break: each gives exit 74 with one line on
 /// standard error naming the store, no credential reaches PAM, nothing unlocks, and the bytes

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// SIGKILL at any point of an evaluation — before the PAM call, while the stack works, just after
 /// it answers — never loses a failure that was counted, never counts one that could not have

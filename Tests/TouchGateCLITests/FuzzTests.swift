@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchGate
 import TouchGateCLI
+import TestSupport
 
 /// Seeded random input for the argument parser and for every setting: the only outcomes are a
 /// result or a clean usage error (64) or bad value (65), with a one-line message; a rejected value

@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+import TestSupport
 
 @Suite struct SessionLifecycleTests {
     let enabled = SessionLifecycle.Policy(enabled: true, graceSeconds: 0)
@@ -113,18 +114,5 @@ import Testing
                 if wasLocked { #expect(lifecycle.locked, "seed \(seed): a lock was cleared without unlock()") }
             }
         }
-    }
-}
-
-/// SplitMix64: reproducible randomness for property tests.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }
