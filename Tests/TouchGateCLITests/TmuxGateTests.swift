@@ -381,8 +381,12 @@ import Testing
         try keys("echo CTRL-C-STILL-WORKS", literal: true)
         try keys("Enter")
         do {
-            try gateEventually("bash to run the next command", timeout: 5) {
-                Self.hasLine(try pane(), "CTRL-C-STILL-WORKS")
+            // Up to the prompt after it: bash runs the prompt hook (a `touchgate gate`, which
+            // activates the session) before it prints PS1, and the events below must not race it.
+            try gateEventually("bash to run the next command and prompt again", timeout: 5) {
+                let screen = try pane()
+                let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                return Self.hasLine(screen, "CTRL-C-STILL-WORKS") && lines.last { !$0.isEmpty } == "READY$"
             }
         } catch {
             throw TestFailure("\(error); the pane:\n\(try pane())")
