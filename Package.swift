@@ -4,6 +4,10 @@ import PackageDescription
 // With --static-swift-stdlib, resolve the toolchain's -lstdc++ to GCC's static archives
 // (Linker/StaticCXX/README.md): the binary then starts without loading libstdc++ and libgcc_s.
 let staticCXXLibraryPath = Context.packageDirectory + "/Linker/StaticCXX"
+// Resolve -lsqlite3 to Debian's static libsqlite3.a (Linker/StaticSQLite/README.md), unless the
+// build is asked to load the system's shared library: TOUCHGATE_SHARED_SQLITE=1 swift build ...
+let sqliteLibraryPaths = Context.environment["TOUCHGATE_SHARED_SQLITE"] == "1"
+    ? [] : ["-L", Context.packageDirectory + "/Linker/StaticSQLite"]
 
 let package = Package(
     name: "touchgate",
@@ -32,7 +36,7 @@ let package = Package(
             name: "touchgate",
             dependencies: ["TouchGateCLI"],
             path: "Sources/touchgate",
-            linkerSettings: [.unsafeFlags(["-L", staticCXXLibraryPath])]
+            linkerSettings: [.unsafeFlags(sqliteLibraryPaths + ["-L", staticCXXLibraryPath])]
         ),
         // What both test targets share (a seeded generator); not part of any product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -33,9 +33,14 @@ struct Runner {
         case .help(let topic):
             return try help(topic)
         case .version:
+            let sqlite = SQLiteLibrary.current
             writeLine(STDOUT_FILENO, invocation.json
-                ? JSONValue.object([("version", .string(TouchGateCommand.version))]).rendered
-                : "touchgate \(TouchGateCommand.version)")
+                ? JSONValue.object([
+                    ("version", .string(TouchGateCommand.version)),
+                    ("sqlite", .string(sqlite.version)),
+                    ("sqliteLibrary", sqlite.sharedLibrary.map(JSONValue.string) ?? .null),
+                ]).rendered
+                : "touchgate \(TouchGateCommand.version) (\(sqlite.summary))")
             return .success
         case .status: return try status()
         case .enable(let options): return try toggle(true, options)

@@ -10,16 +10,6 @@ import Testing
         return path.split(separator: ":").map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    /// The shared libraries `program` names (`DT_NEEDED`), read by `readelf`.
-    static func neededLibraries(_ program: String) throws -> [String] {
-        let result = try TestEnvironment.execute("/usr/bin/readelf", ["-d", program], input: nil,
-                                                 environment: ProcessInfo.processInfo.environment)
-        guard result.status == 0 else { throw TestFailure("readelf failed: \(result)") }
-        return result.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
-            line.split(separator: "[").last?.split(separator: "]").first.map(String.init)
-        }
-    }
-
     @Test func aStaticSwiftProgramLinkedThroughTheScriptLoadsNoCxxRuntime() throws {
         let swiftc = try #require(Self.swiftc, "swiftc is on PATH")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("touchgate-linkage-\(UUID().uuidString)")
@@ -38,7 +28,7 @@ import Testing
             #expect(build.status == 0, "\(build)")
             let run = try TestEnvironment.execute(program, [], input: nil, environment: [:])
             #expect(run.status == 0 && run.stdout == "linked 2\n", "\(run)")
-            programs[name] = try Self.neededLibraries(program)
+            programs[name] = try TestEnvironment.neededLibraries(program)
         }
         let linked = try #require(programs["through-script"])
         #expect(!linked.contains { $0.hasPrefix("libstdc++") || $0.hasPrefix("libgcc_s") }, "\(linked)")

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import TouchGate
+import TouchGateCLI
+
+/// `Linker/StaticSQLite`: the `touchgate` executable links Debian's static `libsqlite3.a` (so no
+/// process pays for loading and binding `libsqlite3.so.0`), unless it was built with
+/// `TOUCHGATE_SHARED_SQLITE=1`; `touchgate --version` says which (Linker/StaticSQLite/README.md).
+@Suite struct SQLiteLinkageTests {
+    static let sharedBuild = ProcessInfo.processInfo.environment["TOUCHGATE_SHARED_SQLITE"] == "1"
+
+    @Test func theExecutableLinksSQLiteInAndSaysSo() throws {
+        let needed = try TestEnvironment.neededLibraries(TestEnvironment.binary)
+        #expect(needed.contains("libpam.so.0"), "\(needed)")
+        #expect(needed.contains { $0.hasPrefix("libsqlite3") } == Self.sharedBuild, "\(needed)")
+
+        let world = try TestEnvironment()
+        let version = try world.run(["--version", "--json"])
+        #expect(version.status == 0, "\(version)")
+        let json = try #require(version.json, "\(version)")
+        #expect(json["version"] as? String == TouchGateCommand.version)
+        // This test process loads the system's libsqlite3.so.0 (test targets link it as a shared
+        // library): the copy linked into touchgate must be the same release.
+        let inProcess = SQLiteLibrary.current
+        #expect(inProcess.sharedLibrary == "libsqlite3.so.0", "\(inProcess)")
+        #expect(json["sqlite"] as? String == inProcess.version, "\(version)")
+        if Self.sharedBuild {
+            #expect(json["sqliteLibrary"] as? String == "libsqlite3.so.0", "\(version)")
+        } else {
+            #expect(json["sqliteLibrary"] is NSNull, "\(version)")
+        }
+        let line = try world.run(["--version"])
+        #expect(line.stdout == "touchgate \(TouchGateCommand.version) (SQLite \(inProcess.version)"
+                + (Self.sharedBuild ? " from libsqlite3.so.0)\n" : ", linked in)\n"), "\(line)")
+    }
+}
