@@ -89,6 +89,35 @@ import Testing
         #expect(try store.user("alice").passcodeFailures == 0)
     }
 
+    @Test func anAdmissionLeavesItsCheckpointToAHelperThread() throws {
+        let path = temporaryStorePath()
+        let store = try Store(path: path)
+        var helper: HelperThread?
+        var fileBefore: [UInt8] = []
+        // Each evaluation adds about six pages, so within 40 an admission brings the log to its
+        // limit (a settlement that does leaves the checkpoint to the next transaction's start).
+        for _ in 0..<40 where helper == nil {
+            fileBefore = fileContents(path)
+            guard case .admitted(let attempt) = try store.admitAttempt(
+                .passcode, user: "alice", session: nil, purpose: "test", configuration: Configuration()) else {
+                Issue.record("not admitted"); return
+            }
+            helper = store.foldLogInBackground()
+            if helper == nil {
+                try store.finishAttempt(attempt, user: "alice", factor: .passcode, result: .success)
+            }
+        }
+        let folding = try #require(helper, "an admission brought the log to its limit")
+        let unchanged = fileContents(path) == fileBefore
+        #expect(unchanged, "that admission's commit did not wait for a checkpoint")
+        folding.join()
+        let folded = fileContents(path) != fileBefore
+        #expect(folded, "the helper folded the log into the file")
+        #expect(store.foldLogInBackground() == nil, "the checkpoint was due once")
+        #expect(try store.database.scalar("PRAGMA integrity_check")?.string == "ok")
+        #expect(try Store(path: path).user("alice").passcodeFailures == 1, "the pending admission is read back")
+    }
+
     @Test func aSettlementLeavesCommitsSyncedAgain() throws {
         let store = try Store(path: temporaryStorePath())
         #expect(try store.database.scalar("PRAGMA synchronous")?.int == 2, "FULL")
@@ -148,6 +177,18 @@ import Testing
         let error = StoreError(path: "/tmp/a\nb", reason: .unavailable, detail: "x")
         #expect(!error.description.contains("\n"))
     }
+}
+
+/// Every byte of the file at `path` (none when it cannot be read).
+func fileContents(_ path: String) -> [UInt8] {
+    guard let file = fopen(path, "rb") else { return [] }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while case let count = fread(&buffer, 1, buffer.count, file), count > 0 {
+        bytes += buffer[..<count]
+    }
+    return bytes
 }
 
 /// The names in `directory`.

@@ -66,9 +66,11 @@ struct Evaluation {
                 return .unavailable(.biometryLockout)
             case .admitted(let attempt):
                 if !shownHint { prompts.show(hint); shownHint = true }
-                let result = context.checker.check(
-                    service: configuration.biometricService, user: context.user, prompts: prompts,
-                    interrupter: context.interrupter, emptyAnswerIsFallback: true)
+                let result = runAdmitted {
+                    context.checker.check(
+                        service: configuration.biometricService, user: context.user, prompts: prompts,
+                        interrupter: context.interrupter, emptyAnswerIsFallback: true)
+                }
                 switch try settle(attempt, factor: .biometric, result: result) {
                 case .success: return .success
                 case .retry: continue
@@ -114,9 +116,11 @@ struct Evaluation {
                     prompts.show("touchgate: \(reason) (passcode for \(context.user)\(cancel))")
                     shownHint = true
                 }
-                let result = context.checker.check(
-                    service: configuration.passcodeService, user: context.user, prompts: prompts,
-                    interrupter: context.interrupter, emptyAnswerIsFallback: false)
+                let result = runAdmitted {
+                    context.checker.check(
+                        service: configuration.passcodeService, user: context.user, prompts: prompts,
+                        interrupter: context.interrupter, emptyAnswerIsFallback: false)
+                }
                 switch try settle(attempt, factor: .passcode, result: result) {
                 case .success: return
                 case .retry: continue
@@ -126,6 +130,14 @@ struct Evaluation {
             }
         }
         throw AuthError(.authenticationFailed)
+    }
+
+    /// Runs the credential check of a try the store admitted; a checkpoint the admission left due
+    /// folds the log into the file meanwhile, on a helper thread.
+    private func runAdmitted(_ check: () -> CredentialCheckResult) -> CredentialCheckResult {
+        let folding = store.foldLogInBackground()
+        defer { folding?.join() }
+        return check()
     }
 
     enum TryEnd {

@@ -9,6 +9,18 @@ import Glibc
 final class Database {
     let path: String
     private let connection: OpaquePointer
+    private let logFolding = LogFolding()
+
+    /// When the write-ahead log is folded into the file; read by SQLite's WAL hook on this
+    /// connection's thread.
+    private final class LogFolding {
+        /// The log size, in pages, at which a commit folds it in; 0 leaves SQLite's own default.
+        var checkpointPages: Int32 = 0
+        /// Set while a commit must not wait for a checkpoint (``Checkpoint/deferred``).
+        var deferred = false
+        /// A deferred commit reached ``checkpointPages``.
+        var due = false
+    }
 
     /// Opens (and with `create`, creates) the database at `path`.
     ///
@@ -41,16 +53,53 @@ final class Database {
     /// pays all four; keeping the log pays for one checkpoint every `checkpointPages` pages. The
     /// log stays short because every process that opens the store first alone reads all of it.
     ///
+    /// The commit that brings the log to `checkpointPages` folds it in before it returns (a
+    /// passive checkpoint, as SQLite's own `wal_autocheckpoint` does), unless its transaction
+    /// deferred that (``Checkpoint/deferred``).
+    ///
     /// The corresponding C functions are `sqlite3_file_control` (`SQLITE_FCNTL_PERSIST_WAL`),
-    /// `sqlite3_db_config` (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`) and `sqlite3_wal_autocheckpoint`.
+    /// `sqlite3_db_config` (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`) and `sqlite3_wal_hook`.
     func keepWriteAheadLog(checkpointPages: Int32) throws(DatabaseError) {
         var persist: Int32 = 1
         for status in [
             sqlite3_file_control(connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist),
             touchgate_sqlite3_db_config_int(connection, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1),
-            sqlite3_wal_autocheckpoint(connection, checkpointPages),
         ] where status != SQLITE_OK {
             throw DatabaseError(connection: connection, resultCode: status)
+        }
+        logFolding.checkpointPages = checkpointPages
+        sqlite3_wal_hook(connection, { context, connection, schema, pages in
+            let folding = Unmanaged<LogFolding>.fromOpaque(context!).takeUnretainedValue()
+            guard pages >= folding.checkpointPages else { return SQLITE_OK }
+            if folding.deferred {
+                folding.due = true
+            } else {
+                // A checkpoint that cannot finish now (a reader holds old pages) is retried by
+                // the next commit; like SQLite's own hook, it never fails the commit.
+                sqlite3_wal_checkpoint_v2(connection, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            }
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(logFolding).toOpaque())
+    }
+
+    /// Starts the checkpoint a deferred commit left due, on a helper thread with a connection of
+    /// its own; `nil` when none is due.
+    ///
+    /// This connection may go on reading and writing meanwhile (a checkpoint never blocks them);
+    /// join the helper before the process exits so the checkpoint finishes. One that fails is
+    /// left to the next commit, which finds the log still over its limit.
+    ///
+    /// The corresponding C function is `sqlite3_wal_checkpoint_v2` (`SQLITE_CHECKPOINT_PASSIVE`).
+    func foldLogInBackground() -> HelperThread? {
+        guard logFolding.due else { return nil }
+        logFolding.due = false
+        let (path, pages) = (self.path, logFolding.checkpointPages)
+        return HelperThread {
+            // A connection opens the log with its first read: until then it has nothing to fold.
+            guard let folder = try? Database(path: path, create: false),
+                  (try? folder.keepWriteAheadLog(checkpointPages: pages)) != nil,
+                  (try? folder.scalar("PRAGMA user_version")) != nil else { return }
+            sqlite3_wal_checkpoint_v2(folder.connection, "main", SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         }
     }
 
@@ -116,14 +165,37 @@ final class Database {
         case cached
     }
 
+    /// When the commit that brings the write-ahead log to its limit folds the log in.
+    enum Checkpoint {
+        /// Before the commit returns, as SQLite's `wal_autocheckpoint` does.
+        case inline
+        /// Later: in ``foldLogInBackground()``, or else at the start of this connection's next
+        /// transaction. For the commits of an evaluation: the one before PAM then does not wait
+        /// for the checkpoint's two `fdatasync` calls, which overlap the credential check instead,
+        /// and the one after PAM does not fold in a log that only its own process could start
+        /// over (a process that opens the store cannot tell which frames were folded in already).
+        case deferred
+    }
+
     /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
     func transaction<Result, Failure: Error>(
         _ kind: TransactionKind = .immediate,
         durability: Durability = .synced,
+        checkpoint: Checkpoint = .inline,
         _ body: () throws(Failure) -> Result
     ) throws -> Result {
+        if logFolding.due {
+            // Before this write, not after it: the write then starts the log over, which the
+            // next process would not (it cannot know the old frames were folded in already).
+            logFolding.due = false
+            sqlite3_wal_checkpoint_v2(connection, "main", SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        }
         if durability == .cached { try execute("PRAGMA synchronous = NORMAL") }
-        defer { if durability == .cached { try? execute("PRAGMA synchronous = FULL") } }
+        logFolding.deferred = checkpoint == .deferred
+        defer {
+            logFolding.deferred = false
+            if durability == .cached { try? execute("PRAGMA synchronous = FULL") }
+        }
         try execute("BEGIN \(kind.rawValue)")
         do {
             let result = try body()

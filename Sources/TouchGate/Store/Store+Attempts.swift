@@ -26,12 +26,13 @@ extension Store {
     ///
     /// This is the write-ahead step: however many processes try at once, each sees the count the
     /// others left, so no more attempts than allowed reach PAM, and a process killed during the
-    /// check leaves its failure counted.
+    /// check leaves its failure counted. The commit is synced, but a checkpoint it makes due is
+    /// left to ``foldLogInBackground()``, to run while PAM does.
     public func admitAttempt(
         _ factor: Factor, user: String, session: String?, purpose: String?, configuration: Configuration
     ) throws(StoreError) -> Admission {
         try perform {
-            try database.transaction(.immediate) {
+            try database.transaction(.immediate, checkpoint: .deferred) {
                 try database.run("INSERT INTO users (name) VALUES (?) ON CONFLICT (name) DO NOTHING", .text(user))
                 let record = try readUser(user)
                 let now = clock.now
@@ -63,6 +64,13 @@ extension Store {
         }
     }
 
+    /// Folds the write-ahead log into the file on a helper thread, if an admission left it at its
+    /// limit; `nil` when there is nothing to fold. Join the helper before the next transaction,
+    /// which would otherwise start a checkpoint of its own.
+    func foldLogInBackground() -> HelperThread? {
+        database.foldLogInBackground()
+    }
+
     /// Settles an attempt admitted by ``admitAttempt(_:user:session:purpose:configuration:)``.
     ///
     /// Not synced to the disk before it returns: the admission already counted the attempt as
@@ -70,7 +78,7 @@ extension Store {
     /// counted (and the audit entry `pending`), never fewer failures than there were.
     public func finishAttempt(_ attempt: Int64, user: String, factor: Factor, result: AttemptResult) throws(StoreError) {
         try perform {
-            try database.transaction(.immediate, durability: .cached) {
+            try database.transaction(.immediate, durability: .cached, checkpoint: .deferred) {
                 let now = clock.now
                 let outcome: String
                 let code: Int
