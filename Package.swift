@@ -32,9 +32,12 @@ let package = Package(
             plugins: ["EmbedMigrations"]
         ),
         .target(name: "TouchGateCLI", dependencies: ["TouchGate"], path: "Sources/TouchGateCLI"),
+        // Hands the runtime argc/argv from an ELF constructor instead of letting it parse
+        // /proc/self/maps at every start (Sources/CCommandLine/CommandLine.c).
+        .target(name: "CCommandLine", path: "Sources/CCommandLine"),
         .executableTarget(
             name: "touchgate",
-            dependencies: ["TouchGateCLI"],
+            dependencies: ["TouchGateCLI", "CCommandLine"],
             path: "Sources/touchgate",
             linkerSettings: [.unsafeFlags(sqliteLibraryPaths + ["-L", staticCXXLibraryPath])]
         ),
