@@ -8,6 +8,10 @@ let staticCXXLibraryPath = Context.packageDirectory + "/Linker/StaticCXX"
 // build is asked to load the system's shared library: TOUCHGATE_SHARED_SQLITE=1 swift build ...
 let sqliteLibraryPaths = Context.environment["TOUCHGATE_SHARED_SQLITE"] == "1"
     ? [] : ["-L", Context.packageDirectory + "/Linker/StaticSQLite"]
+// The toolchain's static-stdlib link exports every public symbol of the executable (for crash
+// backtraces symbolicated through dladdr, which touchgate does not ship); exporting none keeps
+// PAM modules from binding to touchgate's own symbols and the dynamic loader's tables small.
+let exportNothing = ["-Xlinker", "--no-export-dynamic"]
 
 let package = Package(
     name: "touchgate",
@@ -39,7 +43,7 @@ let package = Package(
             name: "touchgate",
             dependencies: ["TouchGateCLI", "CCommandLine"],
             path: "Sources/touchgate",
-            linkerSettings: [.unsafeFlags(sqliteLibraryPaths + ["-L", staticCXXLibraryPath])]
+            linkerSettings: [.unsafeFlags(sqliteLibraryPaths + ["-L", staticCXXLibraryPath] + exportNothing)]
         ),
         // What both test targets share (a seeded generator); not part of any product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -7,7 +7,7 @@
 // standard library relies on, so a constructor can keep them instead. Linked into the executable,
 // these definitions satisfy the standard library's references, so the linker never takes the
 // runtime's CommandLine.cpp.o out of libswiftCore.a (if it did, the duplicate symbols would stop
-// the link). With the shared Swift runtime, its own definitions are used and these are not.
+// the link). With the shared Swift runtime (debug builds), its own definitions are used.
 // `CommandLineCaptureTests` checks both the arguments and that the runtime's initializer is gone.
 
 static int capturedCount;
@@ -20,8 +20,10 @@ __attribute__((constructor)) static void captureArguments(int count, char **argu
     capturedArguments = arguments;
 }
 
-// Same names and calling convention (swiftcall) as the runtime's, in RuntimeStubs.h.
-__attribute__((swiftcall)) char **_swift_stdlib_getUnsafeArgvArgc(int *count) {
+// Same names and calling convention (swiftcall) as the runtime's, in RuntimeStubs.h. Hidden: the
+// static link resolves the runtime's references to them, and a shared Swift runtime, which has
+// its own, never binds to them.
+__attribute__((swiftcall, visibility("hidden"))) char **_swift_stdlib_getUnsafeArgvArgc(int *count) {
     if (!capturedArguments) {
         *count = 0;
         return noArguments;
@@ -30,7 +32,7 @@ __attribute__((swiftcall)) char **_swift_stdlib_getUnsafeArgvArgc(int *count) {
     return capturedArguments;
 }
 
-__attribute__((swiftcall)) void _swift_stdlib_overrideUnsafeArgvArgc(char **arguments, int count) {
+__attribute__((swiftcall, visibility("hidden"))) void _swift_stdlib_overrideUnsafeArgvArgc(char **arguments, int count) {
     capturedArguments = arguments;
     capturedCount = count;
 }

@@ -3,10 +3,10 @@ import Testing
 import TouchGate
 import TouchGateCLI
 
-/// `Linker/StaticSQLite`: the `touchgate` executable links Debian's static `libsqlite3.a` (so no
-/// process pays for loading and binding `libsqlite3.so.0`), unless it was built with
-/// `TOUCHGATE_SHARED_SQLITE=1`; `touchgate --version` says which (Linker/StaticSQLite/README.md).
-@Suite struct SQLiteLinkageTests {
+/// How the `touchgate` executable is linked: Debian's static `libsqlite3.a` (`Linker/StaticSQLite`,
+/// so no process pays for loading and binding `libsqlite3.so.0`) unless it was built with
+/// `TOUCHGATE_SHARED_SQLITE=1`, which `touchgate --version` reports; and no exported symbols.
+@Suite struct ExecutableLinkageTests {
     static let sharedBuild = ProcessInfo.processInfo.environment["TOUCHGATE_SHARED_SQLITE"] == "1"
 
     @Test func theExecutableLinksSQLiteInAndSaysSo() throws {
@@ -32,5 +32,14 @@ import TouchGateCLI
         let line = try world.run(["--version"])
         #expect(line.stdout == "touchgate \(TouchGateCommand.version) (SQLite \(inProcess.version)"
                 + (Self.sharedBuild ? " from libsqlite3.so.0)\n" : ", linked in)\n"), "\(line)")
+    }
+
+    @Test func theExecutableExportsNoSymbols() throws {
+        let result = try TestEnvironment.execute("/usr/bin/nm", ["-D", "--defined-only", TestEnvironment.binary],
+                                                 input: nil, environment: ProcessInfo.processInfo.environment)
+        #expect(result.status == 0, "\(result)")
+        // The toolchain's link would export every public symbol of TouchGate and TouchGateCLI.
+        let exported = result.stdout.split(separator: "\n").filter { $0.contains("TouchGate") || $0.contains("_swift_stdlib") }
+        #expect(exported.isEmpty, "\(exported.prefix(5))")
     }
 }
