@@ -11,9 +11,7 @@ let sqliteLibraryPaths = Context.environment["TOUCHGATE_SHARED_SQLITE"] == "1"
 // The toolchain's static-stdlib link exports every public symbol of the executable (for crash
 // backtraces symbolicated through dladdr, which touchgate does not ship); exporting none keeps
 // PAM modules from binding to touchgate's own symbols and the dynamic loader's tables small.
-// Every import is bound at start (-z now), so the whole GOT is read-only once the process runs
-// (full RELRO), as Debian's hardening flags ask; it cost nothing measurable (bench/RESULTS.md).
-let hardening = ["-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "now"]
+let exportNothing = ["-Xlinker", "--no-export-dynamic"]
 
 let package = Package(
     name: "touchgate",
@@ -45,7 +43,7 @@ let package = Package(
             name: "touchgate",
             dependencies: ["TouchGateCLI", "CCommandLine"],
             path: "Sources/touchgate",
-            linkerSettings: [.unsafeFlags(sqliteLibraryPaths + ["-L", staticCXXLibraryPath] + hardening)]
+            linkerSettings: [.unsafeFlags(sqliteLibraryPaths + ["-L", staticCXXLibraryPath] + exportNothing)]
         ),
         // What both test targets share (a seeded generator); not part of any product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
