@@ -137,14 +137,14 @@ struct Runner {
 
     /// Prints an evaluation's outcome as `auth` does and returns its exit status.
     func outcome(_ error: AuthError?, policy: String, extra: [(String, JSONValue)] = []) -> ExitCode {
-        var members: [(String, JSONValue)] = [
-            ("outcome", .string(error?.code.name ?? "success")),
-            ("code", .int(error?.code.rawValue ?? 0)),
-            ("policy", .string(policy)),
-        ]
-        if let wait = error?.retryAfterSeconds { members.append(("retryAfterSeconds", .int(wait))) }
-        members += extra
         if invocation.json {
+            var members: [(String, JSONValue)] = [
+                ("outcome", .string(error?.code.name ?? "success")),
+                ("code", .int(error?.code.rawValue ?? 0)),
+                ("policy", .string(policy)),
+            ]
+            if let wait = error?.retryAfterSeconds { members.append(("retryAfterSeconds", .int(wait))) }
+            members += extra
             writeLine(STDOUT_FILENO, JSONValue.object(members).rendered)
         } else if let error {
             printError("\(error.message) (\(error.code.name))")

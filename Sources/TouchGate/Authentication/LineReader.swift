@@ -44,17 +44,19 @@ final class LineReader {
                 return line.isEmpty && !overlong ? .endOfInput : finish(&line, overlong: overlong)
             }
             if let interruption = interrupter.pending { return .interrupted(interruption) }
-            var fds = [
+            // A pair, not an array: an array of pollfd is one more generic type the runtime would
+            // build from its mangled name at the first prompt of every process.
+            var fds = (
                 pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: interrupter.fileDescriptor, events: Int16(POLLIN), revents: 0),
-            ]
-            let ready = poll(&fds, 2, -1)
+                pollfd(fd: interrupter.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            )
+            let ready = withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, -1) }
             if ready < 0 {
                 if errno == EINTR { continue }
                 return .endOfInput
             }
-            if fds[1].revents != 0, let interruption = interrupter.pending { return .interrupted(interruption) }
-            guard fds[0].revents != 0 else { continue }
+            if fds.1.revents != 0, let interruption = interrupter.pending { return .interrupted(interruption) }
+            guard fds.0.revents != 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = read(fileDescriptor, &chunk, chunk.count)
             if count < 0 {
