@@ -14,7 +14,8 @@ final class Database {
     /// When the write-ahead log is folded into the file; read by SQLite's WAL hook on this
     /// connection's thread.
     private final class LogFolding {
-        /// The log size, in pages, at which a commit folds it in; 0 leaves SQLite's own default.
+        /// The log size, in pages, at which a commit folds it in (until ``keepWriteAheadLog(checkpointPages:)``
+        /// installs the hook, SQLite's own `wal_autocheckpoint` applies).
         var checkpointPages: Int32 = 0
         /// Set while a commit must not wait for a checkpoint (``Checkpoint/deferred``).
         var deferred = false
