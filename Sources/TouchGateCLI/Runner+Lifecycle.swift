@@ -41,15 +41,13 @@ extension Runner {
     func apply(_ event: LifecycleEvent, session id: String, store: Store, user name: String) throws -> SessionRecord {
         let policy = relockPolicy(try store.user(name), try store.configuration())
         let now = WallClock().now
-        let (action, record) = try store.updateSession(id, user: name) { record in
+        let (action, record) = try store.updateSession(id, user: name, recording: event) { record in
             (try record.lifecycle.handle(event, now: now, policy: policy), record)
         }
         if action == .cancelPendingPrompt, let owner = record.promptOwner, owner != getpid() {
             // The prompting process ends its evaluation with appCancel; a gate on a terminal keeps holding it.
             kill(owner, SIGUSR1)
         }
-        try store.recordOutcome(user: name, session: id, policy: "event", factor: "lifecycle",
-                                outcome: event.rawValue, code: 0)
         return record
     }
 }

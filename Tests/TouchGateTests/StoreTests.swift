@@ -118,6 +118,25 @@ import Testing
         #expect(try Store(path: path).user("alice").passcodeFailures == 1, "the pending admission is read back")
     }
 
+    @Test func aSessionChangeAndItsAuditEntryCommitTogether() throws {
+        let store = try Store(path: temporaryStorePath())
+        let policy = SessionLifecycle.Policy(enabled: true, graceSeconds: 0)
+        try store.updateSession("s1", user: "alice", recording: .didFinishLaunching) { record in
+            _ = try record.lifecycle.handle(.didFinishLaunching, now: 0, policy: policy)
+        }
+        #expect(try store.session("s1")?.lifecycle.state == .inactive)
+        let entries = try store.auditEntries(limit: 10)
+        #expect(entries.map(\.outcome) == ["did-finish-launching"] && entries.first?.session == "s1", "\(entries)")
+        // A transition the state does not allow changes neither the session nor the log.
+        #expect(throws: SessionLifecycle.InvalidTransition.self) {
+            try store.updateSession("s1", user: "alice", recording: .didFinishLaunching) { record in
+                _ = try record.lifecycle.handle(.didFinishLaunching, now: 0, policy: policy)
+            }
+        }
+        #expect(try store.session("s1")?.lifecycle.state == .inactive)
+        #expect(try store.auditEntries(limit: 10).count == 1)
+    }
+
     @Test func sqliteKeepsNoMemoryStatistics() throws {
         let store = try Store(path: temporaryStorePath())
         try store.setEnabled(true, user: "alice", session: nil)

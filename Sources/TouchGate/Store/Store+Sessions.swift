@@ -39,15 +39,21 @@ extension Store {
 
     /// Reads, changes and writes one session in a single `BEGIN IMMEDIATE` transaction.
     ///
-    /// A session never seen starts as `notRunning` and unlocked.
+    /// A session never seen starts as `notRunning` and unlocked. With `event`, the audit log gets
+    /// the event (policy `event`, factor `lifecycle`) in the same transaction: the change and its
+    /// entry are committed together, with one sync instead of two.
     public func updateSession<Result>(
-        _ id: String, user: String, _ body: (inout SessionRecord) throws -> Result
+        _ id: String, user: String, recording event: LifecycleEvent? = nil, _ body: (inout SessionRecord) throws -> Result
     ) throws -> Result {
         do {
             return try database.transaction(.immediate) {
                 var record = try readSession(id)
                     ?? SessionRecord(id: id, user: user, lifecycle: SessionLifecycle(), promptOwner: nil, promptKind: nil)
                 let result = try body(&record)
+                if let event {
+                    try appendAudit(user: user, session: id, policy: "event", factor: "lifecycle",
+                                    outcome: event.rawValue, code: 0)
+                }
                 try database.run("""
                     INSERT INTO sessions (id, user, state, locked, background_since, prompt_pid, prompt_kind, updated)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
