@@ -5,33 +5,18 @@ import Testing
 /// constructor, keeps the Swift runtime's start-up scan of `/proc/self/maps` out of the
 /// `--static-swift-stdlib` binary, and `CommandLine.arguments` still sees every argument as given.
 @Suite struct CommandLineCaptureTests {
-    /// The toolchain's `swiftc`, and the `clang` beside it (the one SwiftPM compiles C targets with).
-    static let compilers: (swiftc: String, clang: String)? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
-        for directory in path.split(separator: ":") {
-            let swiftc = "\(directory)/swiftc", clang = "\(directory)/clang"
-            if FileManager.default.isExecutableFile(atPath: swiftc), FileManager.default.isExecutableFile(atPath: clang) {
-                return (swiftc, clang)
-            }
-        }
-        return nil
-    }()
-
     /// Whether `program` carries the runtime's argv-finding static initializer.
     static func hasRuntimeArgvGrabber(_ program: String) throws -> Bool {
-        let result = try TestEnvironment.execute("/usr/bin/nm", [program], input: nil,
-                                                 environment: ProcessInfo.processInfo.environment)
-        guard result.status == 0 else { throw TestFailure("nm failed: \(result)") }
-        return result.stdout.contains("_GLOBAL__sub_I_CommandLine.cpp")
+        try Toolchain.symbols(program).contains("_GLOBAL__sub_I_CommandLine.cpp")
     }
 
     @Test func aStaticProgramGetsItsArgumentsWithoutTheRuntimeScan() throws {
-        let (swiftc, clang) = try #require(Self.compilers, "swiftc and clang are on PATH")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("touchgate-argv-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let swiftc = try #require(Toolchain.swiftc, "swiftc is on PATH")
+        let clang = try #require(Toolchain.clang, "clang is beside swiftc")
+        let directory = try Toolchain.scratchDirectory("argv")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = directory.appendingPathComponent("main.swift")
-        try Data("for argument in CommandLine.arguments.dropFirst() { print(\"[\\(argument)]\") }\n".utf8).write(to: source)
+        let source = try Toolchain.writeMain(
+            "for argument in CommandLine.arguments.dropFirst() { print(\"[\\(argument)]\") }\n", in: directory)
         let object = directory.appendingPathComponent("CommandLine.o").path
         let capture = TestEnvironment.packageRoot.appendingPathComponent("Sources/CCommandLine/CommandLine.c").path
         let compile = try TestEnvironment.execute(clang, ["-O2", "-c", capture, "-o", object], input: nil,
@@ -41,9 +26,7 @@ import Testing
         var grabbers: [String: Bool] = [:]
         for (name, extra) in [("with-capture", [object]), ("runtime-default", [])] {
             let program = directory.appendingPathComponent(name).path
-            let build = try TestEnvironment.execute(
-                swiftc, ["-static-stdlib", source.path, "-o", program] + extra, input: nil,
-                environment: ProcessInfo.processInfo.environment, timeout: 300)
+            let build = try Toolchain.buildStaticProgram(swiftc, source: source, to: program, extra: extra)
             #expect(build.status == 0, "\(build)")
             let run = try TestEnvironment.execute(program, arguments, input: nil, environment: [:])
             #expect(run.status == 0, "\(run)")

@@ -10,7 +10,7 @@ import TouchGateCLI
     static let sharedBuild = ProcessInfo.processInfo.environment["TOUCHGATE_SHARED_SQLITE"] == "1"
 
     @Test func theExecutableLinksSQLiteInAndSaysSo() throws {
-        let needed = try TestEnvironment.neededLibraries(TestEnvironment.binary)
+        let needed = try Toolchain.neededLibraries(TestEnvironment.binary)
         #expect(needed.contains("libpam.so.0"), "\(needed)")
         #expect(needed.contains { $0.hasPrefix("libsqlite3") } == Self.sharedBuild, "\(needed)")
 
@@ -35,11 +35,9 @@ import TouchGateCLI
     }
 
     @Test func theExecutableExportsNoSymbols() throws {
-        let result = try TestEnvironment.execute("/usr/bin/nm", ["-D", "--defined-only", TestEnvironment.binary],
-                                                 input: nil, environment: ProcessInfo.processInfo.environment)
-        #expect(result.status == 0, "\(result)")
+        let dynamicSymbols = try Toolchain.symbols(TestEnvironment.binary, ["-D", "--defined-only"])
         // The toolchain's link would export every public symbol of TouchGate and TouchGateCLI.
-        let exported = result.stdout.split(separator: "\n").filter { $0.contains("TouchGate") || $0.contains("_swift_stdlib") }
+        let exported = dynamicSymbols.split(separator: "\n").filter { $0.contains("TouchGate") || $0.contains("_swift_stdlib") }
         #expect(exported.isEmpty, "\(exported.prefix(5))")
     }
 }

@@ -137,16 +137,6 @@ final class TestEnvironment: @unchecked Sendable {
         try RunningProcess.run([executable] + arguments, input: input.map { Data($0.utf8) } ?? Data(),
                                environment: environment, timeout: timeout)
     }
-
-    /// The shared libraries `program` names (`DT_NEEDED`), read by `readelf`.
-    static func neededLibraries(_ program: String) throws -> [String] {
-        let result = try execute("/usr/bin/readelf", ["-d", program], input: nil,
-                                 environment: ProcessInfo.processInfo.environment)
-        guard result.status == 0 else { throw TestFailure("readelf failed: \(result)") }
-        return result.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
-            line.split(separator: "[").last?.split(separator: "]").first.map(String.init)
-        }
-    }
 }
 
 struct TestFailure: Error, CustomStringConvertible {
