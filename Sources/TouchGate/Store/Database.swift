@@ -106,8 +106,6 @@ final class Database {
     /// This connection may go on reading and writing meanwhile (a checkpoint never blocks them);
     /// join the helper before the process exits so the checkpoint finishes. One that fails is
     /// left to the next commit, which finds the log still over its limit.
-    ///
-    /// The corresponding C function is `sqlite3_wal_checkpoint_v2` (`SQLITE_CHECKPOINT_PASSIVE`).
     func foldLogInBackground() -> HelperThread? {
         guard logFolding.due else { return nil }
         logFolding.due = false
@@ -117,8 +115,16 @@ final class Database {
             guard let folder = try? Database(path: path, create: false),
                   (try? folder.keepWriteAheadLog(checkpointPages: pages)) != nil,
                   (try? folder.scalar("PRAGMA user_version")) != nil else { return }
-            sqlite3_wal_checkpoint_v2(folder.connection, "main", SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            folder.foldLogPassively()
         }
+    }
+
+    /// Copies the log's frames into the file as far as no reader still needs them, without
+    /// waiting for anyone; what is left stays for a later checkpoint.
+    ///
+    /// The corresponding C function is `sqlite3_wal_checkpoint_v2` (`SQLITE_CHECKPOINT_PASSIVE`).
+    private func foldLogPassively() {
+        sqlite3_wal_checkpoint_v2(connection, "main", SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     }
 
     /// Runs one or more statements that return no rows.
@@ -206,7 +212,7 @@ final class Database {
             // Before this write, not after it: the write then starts the log over, which the
             // next process would not (it cannot know the old frames were folded in already).
             logFolding.due = false
-            sqlite3_wal_checkpoint_v2(connection, "main", SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            foldLogPassively()
         }
         if durability == .cached { try execute("PRAGMA synchronous = NORMAL") }
         logFolding.deferred = checkpoint == .deferred
