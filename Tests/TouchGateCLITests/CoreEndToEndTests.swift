@@ -201,11 +201,8 @@ import Testing
     func biometryNotAvailable(service: String, expectedCalls: Int) throws {
         let world = try TestEnvironment()
         try world.enrollWithoutEnabling()
-        try world.setConfig("biometric-service", service)
-        let result = try world.run(["-S", "--json", "auth", "--policy", "biometrics"], input: "alice-finger\n")
-        CoreExpect.outcome(result, "biometryNotAvailable", policy: "biometrics")
-        if !service.isEmpty { #expect(world.calls(service) == expectedCalls) }
-        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
+        try world.expectUncountedBiometricOutcome("biometryNotAvailable", service: service,
+                                                  calls: service.isEmpty ? nil : expectedCalls)
         // Under deviceOwner the passcode takes over.
         let deviceOwner = try world.run(["-S", "--json", "auth"], input: "alice-passcode\n")
         CoreExpect.outcome(deviceOwner, "success", policy: "device-owner")
@@ -235,11 +232,7 @@ import Testing
         #expect(broken.contains("pam_touchgate_no_such_module.so"))
         try broken.write(to: world.pamDirectory.appendingPathComponent("touchgate-nomodule"), atomically: true, encoding: .utf8)
         try world.enrollWithoutEnabling()
-        try world.setConfig("biometric-service", "touchgate-nomodule")
-        let result = try world.run(["-S", "--json", "auth", "--policy", "biometrics"], input: "alice-finger\n")
-        CoreExpect.outcome(result, "biometryNotAvailable", policy: "biometrics")
-        #expect(world.calls("touchgate-nomodule") == 1)
-        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
+        try world.expectUncountedBiometricOutcome("biometryNotAvailable", service: "touchgate-nomodule", calls: 1)
     }
 
     @Test func enrollNeedsThePasscodeAndOneBiometricSuccess() throws {
@@ -325,11 +318,8 @@ import Testing
         _ = try world.statusJSON()
         // Enrolled as far as touchgate knows; pam_unix does not know the user: PAM_USER_UNKNOWN.
         _ = try world.sqlite("INSERT INTO users (name, enrolled, domain_state) VALUES ('touchgate-no-such-user', 1, 'x')")
-        try world.setConfig("biometric-service", "touchgate-unix")
-        let result = try world.run(["-S", "--json", "auth", "--policy", "biometrics"], input: "some-finger\n")
-        CoreExpect.outcome(result, "biometryNotEnrolled", policy: "biometrics")
-        #expect(world.calls("touchgate-unix") == 1)
-        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
+        try world.expectUncountedBiometricOutcome("biometryNotEnrolled", service: "touchgate-unix", calls: 1,
+                                                  input: "some-finger\n")
     }
 
     @Test func noTerminalAndNoStdinFlagIsNotInteractive() throws {

@@ -77,6 +77,20 @@ extension TestEnvironment {
     }
 
     /// Waits until `condition` holds, or fails after `timeout`.
+    /// Runs a biometric evaluation against the stack `service` (set as `biometric-service`) and
+    /// expects it to end as `outcome` after `calls` calls of that stack (`nil`: not checked),
+    /// with no failure counted.
+    func expectUncountedBiometricOutcome(
+        _ outcome: String, service: String, calls: Int?, input: String = "alice-finger\n",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try setConfig("biometric-service", service)
+        let result = try run(["-S", "--json", "auth", "--policy", "biometrics"], input: input)
+        CoreExpect.outcome(result, outcome, policy: "biometrics", sourceLocation: sourceLocation)
+        if let calls { #expect(self.calls(service) == calls, sourceLocation: sourceLocation) }
+        #expect(try statusJSON()["biometricFailures"] as? Int == 0, sourceLocation: sourceLocation)
+    }
+
     func waitFor(_ what: String, timeout: TimeInterval = 30, _ condition: () -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {
