@@ -112,7 +112,6 @@ struct Runner {
         let prompts = makePromptSource()
         let context = AuthContext(user: try user, store: store, session: session, checker: credentialChecker, prompts: prompts)
         context.interactionNotAllowed = options.noInteraction
-        context.reuseDuration = Double(try store.configuration().reuseSeconds)
         SignalRelay.install([SIGINT, SIGTERM, SIGHUP, SIGUSR1], to: context.interrupter)
         return context
     }

@@ -107,6 +107,22 @@ import Testing
         await #expect(throws: AuthError(.notInteractive)) { try await context.evaluate(.deviceOwner, reason: "no reuse") }
     }
 
+    @Test func theStoredReuseSecondsApplyUnlessTheContextSetsItsOwn() async throws {
+        let world = try World()
+        var configuration = try world.store.configuration()
+        configuration.reuseSeconds = 60
+        try world.store.save(.reuseSeconds, from: configuration)
+        let context = world.context()
+        #expect(context.reuseDuration == nil)
+        world.type("alice-passcode")
+        try await context.evaluate(.deviceOwner, reason: "first")
+        // Nothing may be asked now: only the stored reuse-seconds can make this succeed.
+        context.interactionNotAllowed = true
+        try await context.evaluate(.deviceOwner, reason: "reused")
+        context.reuseDuration = 0
+        await #expect(throws: AuthError(.notInteractive)) { try await context.evaluate(.deviceOwner, reason: "own setting") }
+    }
+
     /// Answers from the world's pipe, and remembers what was shown around the prompts.
     final class RecordingPrompts: PromptSource {
         let answers: StandardInputPrompts

@@ -20,7 +20,7 @@ public final class AuthContext: @unchecked Sendable {
     private struct MutableState {
         var invalidated = false
         var interactionNotAllowed = false
-        var reuseDuration: Double = 0
+        var reuseDuration: Double?
         var fallbackTitle: String? = "Use Passcode"
         var cancelTitle: String? = "Cancel"
     }
@@ -52,9 +52,12 @@ public final class AuthContext: @unchecked Sendable {
     }
 
     /// Seconds after a success during which an evaluation succeeds without asking; 0 to 300.
-    public var reuseDuration: Double {
+    ///
+    /// `nil` (the default) takes the store's `reuse-seconds` setting, read with the rest of the
+    /// configuration when an evaluation starts; a value set here overrides it for this context.
+    public var reuseDuration: Double? {
         get { state.withLock { $0.reuseDuration } }
-        set { state.withLock { $0.reuseDuration = min(max(0, newValue), Self.maximumReuseDuration) } }
+        set { state.withLock { $0.reuseDuration = newValue.map { min(max(0, $0), Self.maximumReuseDuration) } } }
     }
 
     /// The label of the fallback choice shown at the biometric prompt (`nil` hides the hint).
@@ -108,7 +111,7 @@ public final class AuthContext: @unchecked Sendable {
         let configuration = try store.configuration()
         let record = try store.user(user)
         let settings = state.withLock { $0 }
-        let window = settings.reuseDuration
+        let window = settings.reuseDuration ?? Double(configuration.reuseSeconds)
         if window > 0, let lastSuccess = record.lastSuccess, store.clock.now - lastSuccess < window,
            store.clock.now >= lastSuccess {
             try store.recordOutcome(user: user, session: session, policy: policy.rawValue, factor: "reuse",
