@@ -5,44 +5,119 @@ import TouchGate
 /// Options may stand before or after the command, as `--name value` or `--name=value`; `--`
 /// ends the options.
 public enum CommandLineParser {
-    private struct OptionSpec {
-        let names: [String]
-        let takesValue: Bool
+    /// An option `touchgate` knows. The raw values follow the order of the long names, which is
+    /// the order a usage error names them in.
+    private enum Option: Int {
+        case help, idleSince, json, limit, lock, noInteraction, pamConfdir, policy, reason, session, stdin, store, user, version
+
+        /// The option spelled `name` on the command line (without an `=value`), or `nil`.
+        init?(spelled name: String) {
+            switch name {
+            case "-h", "--help": self = .help
+            case "--idle-since": self = .idleSince
+            case "--json": self = .json
+            case "--limit": self = .limit
+            case "--lock": self = .lock
+            case "--no-interaction": self = .noInteraction
+            case "--pam-confdir": self = .pamConfdir
+            case "--policy": self = .policy
+            case "--reason": self = .reason
+            case "--session": self = .session
+            case "-S", "--stdin": self = .stdin
+            case "--store": self = .store
+            case "--user": self = .user
+            case "--version": self = .version
+            default: return nil
+            }
+        }
+
+        /// The long name, as messages spell it.
+        var name: String {
+            switch self {
+            case .help: "--help"
+            case .idleSince: "--idle-since"
+            case .json: "--json"
+            case .limit: "--limit"
+            case .lock: "--lock"
+            case .noInteraction: "--no-interaction"
+            case .pamConfdir: "--pam-confdir"
+            case .policy: "--policy"
+            case .reason: "--reason"
+            case .session: "--session"
+            case .stdin: "--stdin"
+            case .store: "--store"
+            case .user: "--user"
+            case .version: "--version"
+            }
+        }
+
+        var takesValue: Bool {
+            switch self {
+            case .idleSince, .limit, .pamConfdir, .policy, .reason, .session, .store, .user: true
+            case .help, .json, .lock, .noInteraction, .stdin, .version: false
+            }
+        }
+
+        var bit: UInt16 { 1 << rawValue }
+
+        /// The options every command accepts.
+        static let global: UInt16 = Option.store.bit | Option.user.bit | Option.json.bit | Option.stdin.bit
+            | Option.pamConfdir.bit | Option.help.bit | Option.version.bit
     }
 
-    private static let globalOptions: [OptionSpec] = [
-        OptionSpec(names: ["--store"], takesValue: true),
-        OptionSpec(names: ["--user"], takesValue: true),
-        OptionSpec(names: ["--json"], takesValue: false),
-        OptionSpec(names: ["-S", "--stdin"], takesValue: false),
-        OptionSpec(names: ["--pam-confdir"], takesValue: true),
-        OptionSpec(names: ["-h", "--help"], takesValue: false),
-        OptionSpec(names: ["--version"], takesValue: false),
-    ]
+    /// The options given on one command line: which ones, and the values of those that take one.
+    ///
+    /// Fields and a bit set rather than a dictionary or an array of a type of this module: the
+    /// runtime builds the metadata of either by name at the first use, at every start
+    /// (≈ 100,000 instructions for the first dictionary, `callgrind`).
+    private struct GivenOptions {
+        private(set) var present: UInt16 = 0
+        private var idleSince, limit, pamConfdir, policy, reason, session, store, user: String?
 
-    private static let policy = OptionSpec(names: ["--policy"], takesValue: true)
-    private static let reason = OptionSpec(names: ["--reason"], takesValue: true)
-    private static let noInteraction = OptionSpec(names: ["--no-interaction"], takesValue: false)
-    private static let session = OptionSpec(names: ["--session"], takesValue: true)
-    private static let limit = OptionSpec(names: ["--limit"], takesValue: true)
-    private static let lock = OptionSpec(names: ["--lock"], takesValue: false)
-    private static let idleSince = OptionSpec(names: ["--idle-since"], takesValue: true)
-    private static let everyOption = globalOptions + [policy, reason, noInteraction, session, limit, lock, idleSince]
+        func contains(_ option: Option) -> Bool { present & option.bit != 0 }
+
+        /// Records `option`, with `value` for one that takes a value; a repeated option keeps the last.
+        mutating func record(_ option: Option, value: String?) {
+            present |= option.bit
+            switch option {
+            case .idleSince: idleSince = value
+            case .limit: limit = value
+            case .pamConfdir: pamConfdir = value
+            case .policy: policy = value
+            case .reason: reason = value
+            case .session: session = value
+            case .store: store = value
+            case .user: user = value
+            case .help, .json, .lock, .noInteraction, .stdin, .version: break
+            }
+        }
+
+        subscript(option: Option) -> String? {
+            switch option {
+            case .idleSince: idleSince
+            case .limit: limit
+            case .pamConfdir: pamConfdir
+            case .policy: policy
+            case .reason: reason
+            case .session: session
+            case .store: store
+            case .user: user
+            case .help, .json, .lock, .noInteraction, .stdin, .version: nil
+            }
+        }
+    }
 
     /// The options `command` accepts besides the global ones, or `nil` for an unknown command.
-    ///
-    /// A switch rather than a dictionary literal: the runtime builds a dictionary of this private
-    /// type through a metadata lookup by name, about 100,000 instructions (callgrind) that every
-    /// start of the binary paid.
-    private static func commandOptions(_ command: String) -> [OptionSpec]? {
+    private static func commandOptions(_ command: String) -> UInt16? {
         switch command {
-        case "help", "version", "status", "tmux-conf", "tmux-hook", "shell-init", "demo": []
-        case "enable", "disable", "enroll", "unenroll", "reset", "config": [reason, noInteraction, session]
-        case "auth": [reason, noInteraction, session, policy]
-        case "can-evaluate": [policy, session]
-        case "log": [limit]
-        case "event": [session]
-        case "gate": [session, lock, idleSince]
+        case "help", "version", "status", "tmux-conf", "tmux-hook", "shell-init", "demo": 0
+        case "enable", "disable", "enroll", "unenroll", "reset", "config":
+            Option.reason.bit | Option.noInteraction.bit | Option.session.bit
+        case "auth": Option.reason.bit | Option.noInteraction.bit | Option.session.bit | Option.policy.bit
+        case "can-evaluate": Option.policy.bit | Option.session.bit
+        case "log": Option.limit.bit
+        case "event": Option.session.bit
+        case "gate": Option.session.bit | Option.lock.bit | Option.idleSince.bit
         default: nil
         }
     }
@@ -54,7 +129,7 @@ public enum CommandLineParser {
     ]
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-        var options: [String: String] = [:]
+        var options = GivenOptions()
         var positionals: [String] = []
         var index = 0
         var optionsEnded = false
@@ -77,34 +152,33 @@ public enum CommandLineParser {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            guard let spec = everyOption.first(where: { $0.names.contains(name) }) else {
+            guard let option = Option(spelled: name) else {
                 throw UsageError("unknown option '\(name.escapedForMessage)'")
             }
-            let key = spec.names.last!
-            if spec.takesValue {
+            if option.takesValue {
                 if let inlineValue {
-                    options[key] = inlineValue
+                    options.record(option, value: inlineValue)
                 } else {
                     guard index < arguments.count else { throw UsageError("option '\(name)' needs a value") }
-                    options[key] = arguments[index]
+                    options.record(option, value: arguments[index])
                     index += 1
                 }
             } else {
                 guard inlineValue == nil else { throw UsageError("option '\(name)' takes no value") }
-                options[key] = ""
+                options.record(option, value: nil)
             }
         }
 
         let commandName = positionals.first
-        if options["--version"] != nil, commandName == nil { return try invocation(.version, options) }
-        if options["--help"] != nil { return try invocation(.help(topic: commandName), options) }
+        if options.contains(.version), commandName == nil { return try invocation(.version, options) }
+        if options.contains(.help) { return try invocation(.help(topic: commandName), options) }
         guard let commandName else { throw UsageError("missing command (see touchgate --help)") }
         guard let allowed = commandOptions(commandName) else {
             throw UsageError("unknown command '\(commandName.escapedForMessage)' (see touchgate --help)")
         }
-        let acceptedNames = (globalOptions + allowed).map { $0.names.last! }
-        for name in options.keys.sorted() where !acceptedNames.contains(name) {
-            throw UsageError("option '\(name)' does not apply to '\(commandName)'")
+        let misplaced = options.present & ~(Option.global | allowed)
+        if misplaced != 0, let option = Option(rawValue: misplaced.trailingZeroBitCount) {
+            throw UsageError("option '\(option.name)' does not apply to '\(commandName)'")
         }
         let rest = Array(positionals.dropFirst())
         func expectArguments(_ range: ClosedRange<Int>, _ usage: String) throws(UsageError) {
@@ -112,10 +186,10 @@ public enum CommandLineParser {
         }
 
         var evaluation = EvaluationOptions()
-        evaluation.reason = options["--reason"]
-        evaluation.noInteraction = options["--no-interaction"] != nil
-        evaluation.session = options["--session"]
-        if let name = options["--policy"] {
+        evaluation.reason = options[.reason]
+        evaluation.noInteraction = options.contains(.noInteraction)
+        evaluation.session = options[.session]
+        if let name = options[.policy] {
             guard let parsed = AuthPolicy(rawValue: name) else {
                 throw UsageError("unknown policy '\(name.escapedForMessage)': expected biometrics or device-owner")
             }
@@ -140,7 +214,7 @@ public enum CommandLineParser {
             command = try configCommand(rest, evaluation)
         case "log":
             try expectArguments(0...0, "log [--limit N]")
-            let text = options["--limit"] ?? "20"
+            let text = options[.limit] ?? "20"
             guard let limit = Int(text), (1...100_000).contains(limit) else {
                 throw UsageError("invalid value '\(text.escapedForMessage)' for --limit: expected a whole number from 1 to 100000",
                                  exitCode: .badValue)
@@ -152,13 +226,13 @@ public enum CommandLineParser {
                 throw UsageError("unknown event '\(rest[0].escapedForMessage)': expected one of "
                     + LifecycleEvent.allCases.map(\.rawValue).joined(separator: ", "), exitCode: .badValue)
             }
-            command = .event(event, session: options["--session"])
+            command = .event(event, session: options[.session])
         case "gate":
             try expectArguments(0...0, "gate [--session ID] [--lock] [--idle-since EPOCH]")
             var gate = GateOptions()
-            gate.session = options["--session"]
-            gate.lockRequest = options["--lock"] != nil
-            if let text = options["--idle-since"] {
+            gate.session = options[.session]
+            gate.lockRequest = options.contains(.lock)
+            if let text = options[.idleSince] {
                 guard let since = Double(text), since.isFinite, since >= 0 else {
                     throw UsageError("invalid value '\(text.escapedForMessage)' for --idle-since: expected seconds since 1970",
                                      exitCode: .badValue)
@@ -201,17 +275,21 @@ public enum CommandLineParser {
         }
     }
 
-    private static func invocation(_ command: Command, _ options: [String: String]) throws(UsageError) -> Invocation {
+    private static func invocation(_ command: Command, _ options: GivenOptions) throws(UsageError) -> Invocation {
         var invocation = Invocation(command: command)
-        invocation.storePath = options["--store"]
-        invocation.user = options["--user"]
-        invocation.json = options["--json"] != nil
-        invocation.answersFromStandardInput = options["--stdin"] != nil
-        invocation.pamConfigurationDirectory = options["--pam-confdir"]
-        for (name, value) in [("--store", invocation.storePath), ("--user", invocation.user),
-                              ("--pam-confdir", invocation.pamConfigurationDirectory)] {
-            if let value, value.isEmpty { throw UsageError("option '\(name)' needs a non-empty value", exitCode: .badValue) }
+        invocation.storePath = options[.store]
+        invocation.user = options[.user]
+        invocation.json = options.contains(.json)
+        invocation.answersFromStandardInput = options.contains(.stdin)
+        invocation.pamConfigurationDirectory = options[.pamConfdir]
+        func requireNonEmpty(_ option: Option) throws(UsageError) {
+            if options[option]?.isEmpty == true {
+                throw UsageError("option '\(option.name)' needs a non-empty value", exitCode: .badValue)
+            }
         }
+        try requireNonEmpty(.store)
+        try requireNonEmpty(.user)
+        try requireNonEmpty(.pamConfdir)
         return invocation
     }
 }

@@ -137,6 +137,19 @@ import Testing
         #expect(try store.auditEntries(limit: 10).count == 1)
     }
 
+    @Test func storedSettingsApplyInKeyOrderAndTheFirstBadOneIsReported() throws {
+        let store = try Store(path: temporaryStorePath())
+        // Inserted in the other order: the report must not depend on how rows or a hash come out.
+        for (key, value) in [("reuse-seconds", "never"), ("grace-seconds", "soon"), ("idle-seconds", "60")] {
+            try store.database.run("INSERT INTO config (key, value) VALUES (?, ?)", .text(key), .text(value))
+        }
+        let error = #expect(throws: StoreError.self) { try store.configuration() }
+        #expect(error?.reason == .invalidSetting)
+        #expect(error?.description.contains("grace-seconds") == true, "\(String(describing: error))")
+        try store.database.run("DELETE FROM config WHERE key IN ('grace-seconds', 'reuse-seconds')")
+        #expect(try store.configuration().idleSeconds == 60)
+    }
+
     @Test func sqliteKeepsNoMemoryStatistics() throws {
         let store = try Store(path: temporaryStorePath())
         try store.setEnabled(true, user: "alice", session: nil)

@@ -1,12 +1,18 @@
 extension Store {
     /// The settings, with defaults for keys never set.
+    ///
+    /// Applied row by row in key order, so that of two bad values the same one is always
+    /// reported, and without a dictionary, which costs every process that reads the settings
+    /// the runtime's set-up of its first one.
     public func configuration() throws(StoreError) -> Configuration {
         try perform {
-            var stored: [String: String] = [:]
-            for row in try database.rows("SELECT key, value FROM config") {
-                if let key = row[0].string, let value = row[1].string { stored[key] = value }
+            var configuration = Configuration()
+            for row in try database.rows("SELECT key, value FROM config ORDER BY key") {
+                if let name = row[0].string, let key = Configuration.Key(rawValue: name), let value = row[1].string {
+                    try configuration.set(key, to: value)
+                }
             }
-            return try Configuration(stored: stored)
+            return configuration
         }
     }
 
