@@ -30,50 +30,44 @@ final class Conversation {
         fallbackChosen || interruption != nil || endOfInput || notInteractive || invalidAnswer != nil
     }
 
-    /// Answers `messages` in order; `nil` aborts the transaction with `PAM_CONV_ERR`.
-    func respond(to messages: [(style: Int32, text: String)]) -> [[UInt8]?]? {
-        var responses: [[UInt8]?] = []
-        for message in messages {
-            switch message.style {
-            case PAM_PROMPT_ECHO_OFF, PAM_PROMPT_ECHO_ON:
-                switch prompts.ask(message.text, echo: message.style == PAM_PROMPT_ECHO_ON, interrupter: interrupter) {
-                case .answer(var bytes):
-                    if bytes.isEmpty, emptyAnswerIsFallback {
-                        fallbackChosen = true
-                        wipeAll(&responses)
-                        return nil
-                    }
-                    if !bytes.isEmpty { submittedAnswer = true }
-                    responses.append(bytes)
-                    wipe(&bytes)
-                case .endOfInput:
-                    endOfInput = true
-                case .interrupted(let reason):
-                    interruption = reason
-                case .notInteractive:
-                    notInteractive = true
-                case .invalid(let reason):
-                    invalidAnswer = reason
-                }
-                if stoppedByConversation {
-                    wipeAll(&responses)
-                    return nil
-                }
-            case PAM_ERROR_MSG, PAM_TEXT_INFO:
-                prompts.show(message.text)
-                responses.append(nil)
-            default:
-                // Binary and radio prompts are not supported: refuse rather than guess.
-                wipeAll(&responses)
-                return nil
-            }
-        }
-        return responses
+    /// What the conversation makes of one message.
+    enum Reply {
+        /// Hand these bytes to the stack; the caller wipes them once it has copied them.
+        case answer([UInt8])
+        /// The message takes no answer (information and error texts).
+        case nothing
+        /// End the transaction with `PAM_CONV_ERR`: the properties say why.
+        case stop
     }
 
-    private func wipeAll(_ responses: inout [[UInt8]?]) {
-        for index in responses.indices {
-            if var bytes = responses[index] { wipe(&bytes); responses[index] = nil }
+    /// Answers one message.
+    func respond(style: Int32, text: String) -> Reply {
+        switch style {
+        case PAM_PROMPT_ECHO_OFF, PAM_PROMPT_ECHO_ON:
+            switch prompts.ask(text, echo: style == PAM_PROMPT_ECHO_ON, interrupter: interrupter) {
+            case .answer(let bytes):
+                if bytes.isEmpty, emptyAnswerIsFallback {
+                    fallbackChosen = true
+                    return .stop
+                }
+                if !bytes.isEmpty { submittedAnswer = true }
+                return .answer(bytes)
+            case .endOfInput:
+                endOfInput = true
+            case .interrupted(let reason):
+                interruption = reason
+            case .notInteractive:
+                notInteractive = true
+            case .invalid(let reason):
+                invalidAnswer = reason
+            }
+            return .stop
+        case PAM_ERROR_MSG, PAM_TEXT_INFO:
+            prompts.show(text)
+            return .nothing
+        default:
+            // Binary and radio prompts are not supported: refuse rather than guess.
+            return .stop
         }
     }
 }
@@ -87,27 +81,42 @@ let conversationFunction: @convention(c) (
 ) -> Int32 = { count, messages, responses, appdata in
     guard count > 0, count <= PAM_MAX_NUM_MSG, let messages, let responses, let appdata else { return PAM_CONV_ERR }
     let conversation = Unmanaged<Conversation>.fromOpaque(appdata).takeUnretainedValue()
-    let incoming = (0..<Int(count)).map { index -> (style: Int32, text: String) in
-        let message = messages[index]!.pointee
-        return (message.msg_style, message.msg.map { String(cString: $0) } ?? "")
-    }
-    guard var answers = conversation.respond(to: incoming) else { return PAM_CONV_ERR }
     guard let replies = calloc(Int(count), MemoryLayout<pam_response>.stride)?
         .bindMemory(to: pam_response.self, capacity: Int(count))
     else { return PAM_BUF_ERR }
-    for index in answers.indices {
-        guard var bytes = answers[index] else { continue }
-        // PAM frees (and the modules wipe) what we hand over; our copy is wiped here.
-        let copy = malloc(bytes.count + 1)!.bindMemory(to: CChar.self, capacity: bytes.count + 1)
-        bytes.withUnsafeBytes { source in
-            if let base = source.baseAddress { memcpy(copy, base, bytes.count) }
+    // One message at a time, straight into PAM's array: no Swift array of this module's types,
+    // whose metadata the runtime would build by name at every start.
+    for index in 0..<Int(count) {
+        let message = messages[index]!.pointee
+        switch conversation.respond(style: message.msg_style, text: message.msg.map { String(cString: $0) } ?? "") {
+        case .answer(var bytes):
+            // PAM frees (and the modules wipe) what we hand over; our copy is wiped here.
+            let copy = malloc(bytes.count + 1)!.bindMemory(to: CChar.self, capacity: bytes.count + 1)
+            bytes.withUnsafeBytes { source in
+                if let base = source.baseAddress { memcpy(copy, base, bytes.count) }
+            }
+            copy[bytes.count] = 0
+            replies[index].resp = copy
+            replies[index].resp_retcode = 0
+            wipe(&bytes)
+        case .nothing:
+            continue
+        case .stop:
+            discard(replies, count: Int(count))
+            return PAM_CONV_ERR
         }
-        copy[bytes.count] = 0
-        replies[index].resp = copy
-        replies[index].resp_retcode = 0
-        wipe(&bytes)
-        answers[index] = nil
     }
     responses.pointee = replies
     return PAM_SUCCESS
+}
+
+/// Wipes and frees replies that will not reach PAM.
+private func discard(_ replies: UnsafeMutablePointer<pam_response>, count: Int) {
+    for index in 0..<count {
+        if let answer = replies[index].resp {
+            explicit_bzero(answer, strlen(answer))
+            free(answer)
+        }
+    }
+    free(replies)
 }

@@ -75,7 +75,9 @@ final class LineReader {
         if overlong { return .invalid("the answer is longer than \(Self.maximumLineLength) bytes") }
         if line.contains(0) { return .invalid("the answer contains a NUL byte") }
         if line.last == 0x0D { line.removeLast() }
+        // Handed on, not copied: the caller's wipe of `line` must not zero the answer.
         let answer = line
+        line = []
         return .answer(answer)
     }
 }
