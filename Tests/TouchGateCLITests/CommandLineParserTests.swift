@@ -136,6 +136,15 @@ import TouchGateCLI
         #expect(control?.message.contains("\n") == false, "\(String(describing: control))")
     }
 
+    @Test func optionsThatDoNotApplyAreNamedByTheirLongNamesInOrder() {
+        // Given in the other order and by a short name: the message names the first by long name.
+        #expect(failure(["log", "--session", "x", "--lock", "-S"])?.message == "option '--lock' does not apply to 'log'")
+        #expect(failure(["event", "did-become-active", "--reason=r", "--policy", "biometrics"])?.message
+            == "option '--policy' does not apply to 'event'")
+        #expect(failure(["--store", "", "status"])?.message == "option '--store' needs a non-empty value")
+        #expect(failure(["status", "--user="])?.message == "option '--user' needs a non-empty value")
+    }
+
     // MARK: - The binary
 
     @Test func helpGoesToStandardOutputAndExitsZero() throws {
