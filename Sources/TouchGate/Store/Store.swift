@@ -89,8 +89,10 @@ public final class Store {
         if stat(path, &info) == 0 { return }
         guard errno == ENOENT else { throw StoreError(path: path, reason: .unavailable, detail: systemMessage()) }
         let temporary = path + ".creating-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
-        defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
+        // The file and whatever SQLite may leave beside it.
+        let temporaryFiles = ["", "-wal", "-shm", "-journal"].map { temporary + $0 }
+        for file in temporaryFiles { unlink(file) }
+        defer { for file in temporaryFiles { unlink(file) } }
         let descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw StoreError(path: path, reason: .unavailable, detail: "cannot create: \(systemMessage())")
