@@ -53,22 +53,23 @@ import Testing
             return length > 4 && strcmp(path + length - 4, "-wal") == 0;
         }
 
+        /* One sync call, logged once it returns, or failed with EIO when the test asks so. */
+        static int observedSync(const char *name, const char *failedName, int (**real)(int), int fd) {
+            if (!*real) *real = (int (*)(int))dlsym(RTLD_NEXT, name);
+            if (failsLog(fd)) { note(failedName, fd); errno = EIO; return -1; }
+            int result = (*real)(fd);
+            note(name, fd);
+            return result;
+        }
+
         int fdatasync(int fd) {
             static int (*real)(int);
-            if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
-            if (failsLog(fd)) { note("fdatasync-failed", fd); errno = EIO; return -1; }
-            int result = real(fd);
-            note("fdatasync", fd);
-            return result;
+            return observedSync("fdatasync", "fdatasync-failed", &real, fd);
         }
 
         int fsync(int fd) {
             static int (*real)(int);
-            if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
-            if (failsLog(fd)) { note("fsync-failed", fd); errno = EIO; return -1; }
-            int result = real(fd);
-            note("fsync", fd);
-            return result;
+            return observedSync("fsync", "fsync-failed", &real, fd);
         }
 
         int pam_authenticate(void *handle, int flags) {
