@@ -54,8 +54,7 @@ struct Evaluation {
             }
             return .unavailable(unavailable)
         }
-        let choices = [fallbackTitle.map { "empty answer: \($0)" }, cancelTitle.map { "Ctrl-C: \($0)" }].compactMap { $0 }
-        let hint = "touchgate: \(reason)" + (choices.isEmpty ? "" : " (\(choices.joined(separator: "; ")))")
+        let hint = hint(fallbackTitle.map { "empty answer: \($0)" })
         var shownHint = false
         for _ in 0..<configuration.biometricTriesPerEvaluation {
             switch try store.admitAttempt(.biometric, user: context.user, session: context.session, purpose: purpose,
@@ -111,11 +110,7 @@ struct Evaluation {
             case .lockedOut:
                 throw AuthError(.authenticationFailed)
             case .admitted(let attempt):
-                if !shownHint {
-                    let cancel = cancelTitle.map { "; Ctrl-C: \($0)" } ?? ""
-                    prompts.show("touchgate: \(reason) (passcode for \(context.user)\(cancel))")
-                    shownHint = true
-                }
+                if !shownHint { prompts.show(hint("passcode for \(context.user)")); shownHint = true }
                 let result = runAdmitted {
                     context.checker.check(
                         service: configuration.passcodeService, user: context.user, prompts: prompts,
@@ -130,6 +125,14 @@ struct Evaluation {
             }
         }
         throw AuthError(.authenticationFailed)
+    }
+
+    /// The line shown before a factor's first prompt: the reason, then `choice` and the cancel
+    /// key, in parentheses when there is either.
+    private func hint(_ choice: String?) -> String {
+        var choices = choice ?? ""
+        if let cancelTitle { choices += (choices.isEmpty ? "" : "; ") + "Ctrl-C: \(cancelTitle)" }
+        return "touchgate: \(reason)" + (choices.isEmpty ? "" : " (\(choices))")
     }
 
     /// Runs the credential check of a try the store admitted; a checkpoint the admission left due
