@@ -31,25 +31,27 @@ import Testing
             logFile = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
         }
 
+        /* The file `fd` is open on, into `path` (PATH_MAX bytes); empty when unknown. */
+        static void pathOf(int fd, char *path) {
+            char link[64];
+            snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+            ssize_t length = readlink(link, path, PATH_MAX - 1);
+            path[length > 0 ? length : 0] = 0;
+        }
+
         static void note(const char *event, int fd) {
             if (logFile < 0) return;
-            char path[PATH_MAX] = "-", link[64], line[PATH_MAX + 96];
-            if (fd >= 0) {
-                snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-                ssize_t length = readlink(link, path, sizeof path - 1);
-                path[length > 0 ? length : 0] = 0;
-            }
+            char path[PATH_MAX] = "-", line[PATH_MAX + 96];
+            if (fd >= 0) pathOf(fd, path);
             int length = snprintf(line, sizeof line, "%d %s %s\n", gettid(), event, path);
             write(logFile, line, length);
         }
 
         static int failsLog(int fd) {
-            char link[64], path[PATH_MAX];
-            snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-            ssize_t length = readlink(link, path, sizeof path - 1);
-            if (length <= 0 || logFile < 0 || !getenv("TOUCHGATE_TEST_FAIL_LOG_SYNC")) return 0;
-            path[length] = 0;
-            length = strlen(path);
+            if (logFile < 0 || !getenv("TOUCHGATE_TEST_FAIL_LOG_SYNC")) return 0;
+            char path[PATH_MAX];
+            pathOf(fd, path);
+            size_t length = strlen(path);
             return length > 4 && strcmp(path + length - 4, "-wal") == 0;
         }
 
