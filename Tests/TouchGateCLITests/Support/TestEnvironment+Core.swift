@@ -76,7 +76,6 @@ extension TestEnvironment {
         storeFileBytes(["-wal"])
     }
 
-    /// Waits until `condition` holds, or fails after `timeout`.
     /// Runs a biometric evaluation against the stack `service` (set as `biometric-service`) and
     /// expects it to end as `outcome` after `calls` calls of that stack (`nil`: not checked),
     /// with no failure counted.
@@ -91,6 +90,7 @@ extension TestEnvironment {
         #expect(try statusJSON()["biometricFailures"] as? Int == 0, sourceLocation: sourceLocation)
     }
 
+    /// Waits until `condition` holds, or fails after `timeout`.
     func waitFor(_ what: String, timeout: TimeInterval = 30, _ condition: () -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {
