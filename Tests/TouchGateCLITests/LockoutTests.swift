@@ -102,8 +102,7 @@ import Testing
         try world.enableAndEnroll()
         try lockOut(world)
         // Hand the store to nobody, and let nobody read the stacks' password files and count calls.
-        for arguments in [["-R", "nobody:nogroup", directory], ["0777", world.pamDirectory.path]] {
-            let tool = arguments.count == 3 ? "/bin/chown" : "/bin/chmod"
+        for (tool, arguments) in [("/bin/chown", ["-R", "nobody:nogroup", directory]), ("/bin/chmod", ["0777", world.pamDirectory.path])] {
             let result = try TestEnvironment.execute(tool, arguments, environment: ProcessInfo.processInfo.environment)
             #expect(result.status == 0, "\(result)")
         }
