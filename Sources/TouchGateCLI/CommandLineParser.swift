@@ -63,6 +63,9 @@ public enum CommandLineParser {
         /// The options every command accepts.
         static let global: UInt16 = Option.store.bit | Option.user.bit | Option.json.bit | Option.stdin.bit
             | Option.pamConfdir.bit | Option.help.bit | Option.version.bit
+
+        /// The options of every command that runs an evaluation.
+        static let evaluating: UInt16 = Option.reason.bit | Option.noInteraction.bit | Option.session.bit
     }
 
     /// The options given on one command line: which ones, and the values of those that take one.
@@ -111,9 +114,8 @@ public enum CommandLineParser {
     private static func commandOptions(_ command: String) -> UInt16? {
         switch command {
         case "help", "version", "status", "tmux-conf", "tmux-hook", "shell-init", "demo": 0
-        case "enable", "disable", "enroll", "unenroll", "reset", "config":
-            Option.reason.bit | Option.noInteraction.bit | Option.session.bit
-        case "auth": Option.reason.bit | Option.noInteraction.bit | Option.session.bit | Option.policy.bit
+        case "enable", "disable", "enroll", "unenroll", "reset", "config": Option.evaluating
+        case "auth": Option.evaluating | Option.policy.bit
         case "can-evaluate": Option.policy.bit | Option.session.bit
         case "log": Option.limit.bit
         case "event": Option.session.bit
