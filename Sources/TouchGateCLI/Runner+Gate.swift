@@ -73,14 +73,19 @@ extension Runner {
         var notice = "The touchgate store cannot be read (\(storeError.description)); only the passcode can unlock."
         while true {
             if cover.terminalGone { return ExitCode(.systemCancel) }
-            cover.draw(header(user: name, session: session) + [notice])
+            cover.draw(header(user: name, session: session), notice: notice)
             do {
                 try check.attempt(prompts: prompts, interrupter: interrupter, now: WallClock().now)
                 return .success
             } catch {
                 if let exit = cover.exitCode(for: error) { return exit }
-                notice = "\(error.message) The store cannot be read; only the passcode can unlock."
-                if let wait = error.retryAfterSeconds { cover.countDown(wait) }
+                notice = "\(cover.notice(for: error)) The store cannot be read; only the passcode can unlock."
+                if let wait = error.retryAfterSeconds {
+                    cover.countDown(wait, below: header(user: name, session: session))
+                } else if error.code == .passcodeNotSet {
+                    cover.draw(header(user: name, session: session), notice: notice)
+                    if let exit = cover.waitForEnter() { return exit }
+                }
             }
         }
     }
@@ -89,6 +94,7 @@ extension Runner {
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count - 1)
         let hostName = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Each line reaches the terminal through TerminalText (GateCover.draw).
         return [
             "touchgate: this session is locked",
             "",
@@ -131,7 +137,7 @@ struct GateSession {
         var notice: String?
         while true {
             if cover.terminalGone { return ExitCode(.systemCancel) }
-            cover.draw(try status() + (notice.map { ["", $0] } ?? []))
+            cover.draw(try status(), notice: notice)
             do {
                 try context.evaluateSynchronously(.deviceOwner, reason: "unlock session \(session.escapedForMessage)")
                 try store.updateSession(session, user: user) { record in
@@ -141,13 +147,15 @@ struct GateSession {
                 return .success
             } catch let error as AuthError {
                 if let exit = cover.exitCode(for: error) { return exit }
-                notice = error.code == .userCancel || error.code == .appCancel
-                    ? "Cancelled; the session stays locked." : error.message
+                notice = cover.notice(for: error)
                 if let wait = error.retryAfterSeconds {
-                    cover.countDown(wait)
+                    cover.countDown(wait, below: runner.header(user: user, session: session))
                 } else if error.code == .passcodeNotSet {
-                    // Nothing can unlock until an administrator fixes the stack: hold, and look again later.
-                    if let exit = cover.pause(milliseconds: 5_000) { return exit }
+                    // Nothing can unlock until an administrator fixes the stack: say why, and look
+                    // again when asked to.
+                    cover.draw(try status(), notice: notice)
+                    if let exit = cover.waitForEnter() { return exit }
+                    notice = nil
                 }
             }
         }
@@ -200,24 +208,44 @@ final class GateCover {
         }
     }
 
-    func draw(_ lines: [String]) {
+    /// Draws `lines` on the cover (or on standard error with `-S`); the `notice` comes with the
+    /// next prompt, so a notice such as "type again" shows only once the prompt reads.
+    func draw(_ lines: [String], notice: String? = nil) {
         if let cover {
             cover.draw(lines)
         } else {
             for line in lines where !line.isEmpty { prompts.show(line) }
         }
+        if let notice { prompts.show(notice) }
     }
 
+    /// Gives the terminal back: the prompts' hold first, then the cover's modes and screen.
     func release() {
+        (prompts as? TerminalPrompts)?.release()
         cover?.restore()
+    }
+
+    /// What the cover says after an outcome that does not end the gate.
+    func notice(for error: AuthError) -> String {
+        switch error.code {
+        case .userCancel, .appCancel: "Cancelled; the session stays locked. Type again."
+        default: error.message
+        }
     }
 
     /// The terminal the gate holds is gone: ending is all that is left (the session stays locked).
     /// A hangup signal does not always come: only the terminal's session leader is sure to get one.
     var terminalGone: Bool { cover?.isHungUp ?? false }
 
-    /// The exit status an outcome ends the gate with, or `nil` when the gate asks again.
+    /// The exit status an outcome ends the gate with, or `nil` when the gate asks again; with
+    /// `-S`, an outcome that ends the gate is also said on standard error, as `auth` says it.
     func exitCode(for error: AuthError) -> ExitCode? {
+        let exit = exitStatus(for: error)
+        if scripted, exit != nil { prompts.show("touchgate: \(error.message) (\(error.code.name))") }
+        return exit
+    }
+
+    private func exitStatus(for error: AuthError) -> ExitCode? {
         switch error.code {
         case .systemCancel:
             return ExitCode(.systemCancel)
@@ -237,11 +265,35 @@ final class GateCover {
         }
     }
 
-    /// Shows a countdown while the passcode is throttled; a SIGHUP during it still ends the gate.
-    func countDown(_ seconds: Int) {
+    /// Shows a countdown below `lines` while the passcode is throttled, redrawing its one line in
+    /// place; a SIGHUP during it still ends the gate. Echo stays off meanwhile (the cover's modes).
+    func countDown(_ seconds: Int, below lines: [String]) {
+        func line(_ remaining: Int) -> String { "  Too many wrong passcodes: next try in \(remaining) s." }
+        draw(lines + [line(seconds)])
         for remaining in stride(from: seconds, to: 0, by: -1) {
-            draw(["touchgate: this session is locked", "", "  Too many wrong passcodes: next try in \(remaining) s."])
+            if remaining != seconds { cover?.redraw(row: lines.count + 1, line(remaining)) }
             if pause(milliseconds: 1_000) != nil { return }
+        }
+    }
+
+    /// Waits for Enter (any line) at a prompt of its own; returns the exit status when the gate must end.
+    func waitForEnter() -> ExitCode? {
+        switch prompts.ask("Press Enter to try again.", echo: false, interrupter: interrupter) {
+        case .answer(var line):
+            // Whatever was typed is not used, but may have been a secret.
+            line.withUnsafeMutableBytes { bytes in
+                if let base = bytes.baseAddress { explicit_bzero(base, bytes.count) }
+            }
+            return nil
+        case .interrupted(.system):
+            return ExitCode(.systemCancel)
+        case .interrupted(_), .invalid(_):
+            interrupter.clear()
+            return nil
+        case .endOfInput:
+            return scripted || terminalGone ? exitStatus(for: AuthError(.userCancel)) : nil
+        case .notInteractive:
+            return ExitCode(.notInteractive)
         }
     }
 

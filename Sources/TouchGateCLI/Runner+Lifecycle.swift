@@ -17,7 +17,14 @@ extension Runner {
         guard let id = session ?? defaultSessionID() else {
             throw UsageError("no session: pass --session ID or set TOUCHGATE_SESSION")
         }
-        guard !id.isEmpty, id.utf8.count <= 256, !id.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+        return try validSession(id)
+    }
+
+    /// `id` when it may be a session id: 1 to 256 bytes, printable (no control character, no
+    /// invalid UTF-8; ``TerminalText/isPrintable(_:)``); exit 65 otherwise. Every id is checked
+    /// here where it enters, since it is stored, logged and shown on the gate's cover.
+    func validSession(_ id: String) throws -> String {
+        guard !id.isEmpty, id.utf8.count <= 256, TerminalText.isPrintable(id) else {
             throw UsageError("invalid session id '\(id.escapedForMessage)'", exitCode: .badValue)
         }
         return id

@@ -80,7 +80,7 @@ struct Runner {
         get throws {
             let name = invocation.user ?? environment["TOUCHGATE_USER"] ?? invokingUserName()
             guard let name, !name.isEmpty else { throw UsageError("cannot tell the invoking user; pass --user NAME") }
-            guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == ":" || $0 == "/" || $0.value == 0x7F }),
+            guard TerminalText.isPrintable(name), !name.unicodeScalars.contains(where: { $0 == ":" || $0 == "/" }),
                   name.utf8.count <= 256 else {
                 throw UsageError("invalid user name '\(name.escapedForMessage)'", exitCode: .badValue)
             }
@@ -107,20 +107,26 @@ struct Runner {
         try Store(path: try storePath)
     }
 
-    /// A context for `user`, answering through the terminal or standard input, with signals relayed.
+    /// A context for `user`, answering through the terminal or standard input, with signals
+    /// relayed: Ctrl-C and Ctrl-\ (SIGINT, SIGQUIT) cancel, so neither can kill the process with
+    /// a try unsettled. The session id is checked first (exit 65 when it is not printable).
     func makeContext(store: Store, session: String?, options: EvaluationOptions) throws -> AuthContext {
+        let session = try session.map(validSession)
         let prompts = makePromptSource()
         let context = AuthContext(user: try user, store: store, session: session, checker: credentialChecker, prompts: prompts)
         context.interactionNotAllowed = options.noInteraction
-        SignalRelay.install([SIGINT, SIGTERM, SIGHUP, SIGUSR1], to: context.interrupter)
+        SignalRelay.install([SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1], to: context.interrupter)
         return context
     }
 
+    /// Prints `json`, or `text` line by line through ``TerminalText`` (it may quote stored values).
     func emit(_ json: JSONValue, text: String?) {
         if invocation.json {
             writeLine(STDOUT_FILENO, json.rendered)
         } else if let text {
-            writeLine(STDOUT_FILENO, text)
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                writeLine(STDOUT_FILENO, TerminalText.sanitized(String(line)))
+            }
         }
     }
 

@@ -19,9 +19,10 @@ public enum TouchGateCommand {
     }
 }
 
-/// Writes one line to standard error, prefixed with the program name.
+/// Writes one line to standard error, prefixed with the program name, through ``TerminalText``
+/// (a message may quote a path, a PAM module's text or a value from the command line).
 func printError(_ message: String) {
-    writeLine(STDERR_FILENO, "touchgate: " + message)
+    writeLine(STDERR_FILENO, TerminalText.sanitized("touchgate: " + message))
 }
 
 func writeLine(_ descriptor: Int32, _ text: String) {

@@ -87,15 +87,20 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
     public let code: Code
     /// While passcode attempts are throttled: how long until the next attempt is allowed.
     public let retryAfterSeconds: Int?
+    /// A sentence naming what is wrong when the code alone cannot say it (the missing service
+    /// file of `passcodeNotSet`); shown in place of the code's own sentence.
+    public let detail: String?
 
-    public init(_ code: Code, retryAfterSeconds: Int? = nil) {
+    public init(_ code: Code, retryAfterSeconds: Int? = nil, detail: String? = nil) {
         self.code = code
         self.retryAfterSeconds = retryAfterSeconds
+        self.detail = detail
     }
 
     public var message: String {
-        guard let retryAfterSeconds else { return code.message }
-        return code.message + " Try again in \(retryAfterSeconds) s."
+        let sentence = detail ?? code.message
+        guard let retryAfterSeconds else { return sentence }
+        return sentence + " Try again in \(retryAfterSeconds) s."
     }
 
     public var description: String { message }

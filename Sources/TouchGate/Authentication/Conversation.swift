@@ -88,7 +88,12 @@ let conversationFunction: @convention(c) (
     // whose metadata the runtime would build by name at every start.
     for index in 0..<Int(count) {
         let message = messages[index]!.pointee
-        switch conversation.respond(style: message.msg_style, text: message.msg.map { String(cString: $0) } ?? "") {
+        // A module's text is shown, never obeyed: its control characters are escaped here already.
+        let text = message.msg.map { text in
+            TerminalText.sanitized(bytes: UnsafeBufferPointer(
+                start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text)), limit: 512)
+        } ?? ""
+        switch conversation.respond(style: message.msg_style, text: text) {
         case .answer(var bytes):
             // PAM frees (and the modules wipe) what we hand over; our copy is wiped here.
             let copy = malloc(bytes.count + 1)!.bindMemory(to: CChar.self, capacity: bytes.count + 1)

@@ -20,8 +20,17 @@ public struct CredentialCheckResult: Sendable, Equatable {
 public protocol CredentialChecker: Sendable {
     /// Whether `service` is configured at all (a missing stack must not fall back to PAM's `other`).
     func serviceExists(_ service: String) -> Bool
+    /// A sentence saying why `service` (the `role` factor's stack, "passcode" or "biometric") is
+    /// not there, naming the file or directory that is missing.
+    func missingServiceDescription(_ service: String, role: String) -> String
     /// Runs one authentication attempt, asking `prompts` whatever the stack asks.
     func check(
         service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool
     ) -> CredentialCheckResult
+}
+
+extension CredentialChecker {
+    public func missingServiceDescription(_ service: String, role: String) -> String {
+        "The \(role) service \(service) is not configured."
+    }
 }

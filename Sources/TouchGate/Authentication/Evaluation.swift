@@ -98,14 +98,15 @@ struct Evaluation {
             try store.recordOutcome(user: context.user, session: context.session, policy: purpose,
                                     factor: Factor.passcode.rawValue, outcome: AuthError.Code.passcodeNotSet.name,
                                     code: AuthError.Code.passcodeNotSet.rawValue)
-            throw AuthError(.passcodeNotSet)
+            throw AuthError(.passcodeNotSet,
+                            detail: context.checker.missingServiceDescription(configuration.passcodeService, role: "passcode"))
         }
         var shownHint = false
         for _ in 0..<AuthContext.passcodeTriesPerEvaluation {
             switch try store.admitAttempt(.passcode, user: context.user, session: context.session, purpose: purpose,
                                           configuration: configuration) {
             case .throttled(let wait):
-                prompts.show("touchgate: too many wrong passcodes; try again in \(wait) s")
+                // Said once, by whoever reports the outcome (auth's one line, the gate's countdown).
                 throw AuthError(.authenticationFailed, retryAfterSeconds: wait)
             case .lockedOut:
                 throw AuthError(.authenticationFailed)
@@ -151,31 +152,37 @@ struct Evaluation {
     }
 
     /// Records how one try ended and decides what comes next; throws when the evaluation stops.
+    ///
+    /// The one place a try's PAM result is read. A try that handed a secret to the stack stays
+    /// counted however it ended (a cancel or end of input at a later prompt of the same stack
+    /// included); only a try that never did is taken back.
     func settle(_ attempt: Int64, factor: Factor, result: CredentialCheckResult) throws -> TryEnd {
         let user = context.user
+        /// A try the conversation ended with `code`: counted when a secret reached the stack.
+        func stopped(_ code: AuthError.Code) -> AttemptResult {
+            result.submittedAnswer ? .failure(code) : .notChecked(code)
+        }
         // An interruption that arrived while a module worked counts as much as one at a prompt.
         if let interruption = result.interruption ?? context.interrupter.pending {
             let code = interruption.code
             let settled: AttemptResult = if result.status == PAM_SUCCESS, result.started, !result.stoppedEarly {
                 .verifiedButCancelled(code)
-            } else if result.submittedAnswer, AuthError.isCountedFailure(pamStatus: result.status) {
-                .failure(code)
             } else {
-                .notChecked(code)
+                stopped(code)
             }
             try store.finishAttempt(attempt, user: user, factor: factor, result: settled)
             throw AuthError(code)
         }
         if result.fallbackChosen {
-            try store.finishAttempt(attempt, user: user, factor: factor, result: .notChecked(.userFallback))
+            try store.finishAttempt(attempt, user: user, factor: factor, result: stopped(.userFallback))
             return .fallback
         }
         if result.endOfInput {
-            try store.finishAttempt(attempt, user: user, factor: factor, result: .notChecked(.userCancel))
+            try store.finishAttempt(attempt, user: user, factor: factor, result: stopped(.userCancel))
             throw AuthError(.userCancel)
         }
         if result.notInteractive {
-            try store.finishAttempt(attempt, user: user, factor: factor, result: .notChecked(.notInteractive))
+            try store.finishAttempt(attempt, user: user, factor: factor, result: stopped(.notInteractive))
             throw AuthError(.notInteractive)
         }
         if let invalid = result.invalidAnswer {

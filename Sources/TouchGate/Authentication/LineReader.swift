@@ -1,47 +1,45 @@
 import Glibc
 
-/// Reads lines from a file descriptor, waking early when an ``Interrupter`` fires.
+/// Reads lines from a file descriptor (`-S`), waking early when an ``Interrupter`` fires.
 ///
 /// Bytes past a line stay buffered for the next prompt, so `-S` can feed several answers through
-/// one pipe. Every buffer that held an answer is wiped.
+/// one pipe. Both buffers are locked in memory where the limit allows and wiped after each use.
 final class LineReader {
     /// PAM's own limit on one response (`PAM_MAX_RESP_SIZE`).
     static let maximumLineLength = 512
 
     let fileDescriptor: Int32
-    private var buffer: [UInt8] = []
+    private let pending = LockedBuffer(capacity: 4096)
+    private let line = LockedBuffer(capacity: maximumLineLength + 1)
     private var reachedEnd = false
 
     init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
 
-    deinit {
-        wipe(&buffer)
-    }
-
     func readLine(interrupter: Interrupter) -> PromptAnswer {
-        var line: [UInt8] = []
         var overlong = false
-        defer { wipe(&line) }
+        defer { line.wipe() }
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                if !overlong { line.append(contentsOf: buffer[..<newline]) }
-                buffer.withUnsafeMutableBytes { bytes in explicit_bzero(bytes.baseAddress!, newline + 1) }
-                buffer.removeSubrange(...newline)
-                return finish(&line, overlong: overlong || line.count > Self.maximumLineLength)
+            let held = pending.bytes
+            if let newline = held.firstIndex(of: 0x0A) {
+                if !overlong, line.append(contentsOf: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: held[..<newline]))) < newline {
+                    overlong = true
+                }
+                pending.removeFirst(newline + 1)
+                return finish(overlong: overlong || line.count > Self.maximumLineLength)
             }
-            if !buffer.isEmpty {
-                if !overlong { line.append(contentsOf: buffer) }
-                overlong = overlong || line.count > Self.maximumLineLength
-                if overlong { wipe(&line) }
-                wipe(&buffer)
+            if !held.isEmpty {
+                if !overlong, line.append(contentsOf: UnsafeRawBufferPointer(held)) < held.count { overlong = true }
+                if line.count > Self.maximumLineLength { overlong = true }
+                if overlong { line.wipe() }
+                pending.wipe()
             }
             if reachedEnd {
                 // On a terminal, end of input is one keypress (Ctrl-D), not the end of the stream:
                 // the next prompt reads again instead of seeing end of input forever.
                 if isatty(fileDescriptor) == 1 { reachedEnd = false }
-                return line.isEmpty && !overlong ? .endOfInput : finish(&line, overlong: overlong)
+                return line.count == 0 && !overlong ? .endOfInput : finish(overlong: overlong)
             }
             if let interruption = interrupter.pending { return .interrupted(interruption) }
             // A pair, not an array: an array of pollfd is one more generic type the runtime would
@@ -57,27 +55,20 @@ final class LineReader {
             }
             if fds.1.revents != 0, let interruption = interrupter.pending { return .interrupted(interruption) }
             guard fds.0.revents != 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = read(fileDescriptor, &chunk, chunk.count)
+            let count = pending.read(from: fileDescriptor)
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 reachedEnd = true
             } else if count == 0 {
                 reachedEnd = true
-            } else {
-                buffer.append(contentsOf: chunk[..<count])
             }
-            wipe(&chunk)
         }
     }
 
-    private func finish(_ line: inout [UInt8], overlong: Bool) -> PromptAnswer {
+    private func finish(overlong: Bool) -> PromptAnswer {
         if overlong { return .invalid("the answer is longer than \(Self.maximumLineLength) bytes") }
-        if line.contains(0) { return .invalid("the answer contains a NUL byte") }
-        if line.last == 0x0D { line.removeLast() }
-        // Handed on, not copied: the caller's wipe of `line` must not zero the answer.
-        let answer = line
-        line = []
-        return .answer(answer)
+        if line.bytes.contains(0) { return .invalid("the answer contains a NUL byte") }
+        if line.bytes.last == 0x0D { line.removeLast() }
+        return .answer(line.copy())
     }
 }

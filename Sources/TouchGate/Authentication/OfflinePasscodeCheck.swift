@@ -22,16 +22,33 @@ public struct OfflinePasscodeCheck {
             throw AuthError(.authenticationFailed, retryAfterSeconds: wait)
         }
         let service = Configuration().passcodeService
-        guard checker.serviceExists(service) else { throw AuthError(.passcodeNotSet) }
+        guard checker.serviceExists(service) else {
+            throw AuthError(.passcodeNotSet, detail: checker.missingServiceDescription(service, role: "passcode"))
+        }
         let result = checker.check(service: service, user: user, prompts: prompts, interrupter: interrupter,
                                    emptyAnswerIsFallback: false)
-        if let interruption = result.interruption ?? interrupter.pending { throw AuthError(interruption.code) }
-        if result.endOfInput { throw AuthError(.userCancel) }
-        if result.notInteractive { throw AuthError(.notInteractive) }
+        // A secret that reached the stack counts, however the try ended (as in the store's settlement).
+        let stop: AuthError.Code? = if let interruption = result.interruption ?? interrupter.pending {
+            interruption.code
+        } else if result.endOfInput {
+            .userCancel
+        } else if result.notInteractive {
+            .notInteractive
+        } else {
+            nil
+        }
+        if let stop {
+            if result.submittedAnswer { countFailure(now) }
+            throw AuthError(stop)
+        }
         if result.started, result.status == PAM_SUCCESS, result.submittedAnswer, !result.stoppedEarly { return }
         if result.started, result.status == PAM_SUCCESS { throw AuthError(.passcodeNotSet) }
+        countFailure(now)
+        throw AuthError(AuthError(pamStatus: result.status, factor: .passcode)?.code ?? .authenticationFailed)
+    }
+
+    private mutating func countFailure(_ now: Double) {
         failures += 1
         lastFailure = now
-        throw AuthError(AuthError(pamStatus: result.status, factor: .passcode)?.code ?? .authenticationFailed)
     }
 }

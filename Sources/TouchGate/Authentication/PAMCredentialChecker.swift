@@ -33,6 +33,24 @@ public struct PAMCredentialChecker: CredentialChecker {
         }
     }
 
+    /// Names what is missing: the configuration directory given, or the service file in every
+    /// directory libpam would read it from.
+    ///
+    /// The corresponding C function is `stat`.
+    public func missingServiceDescription(_ service: String, role: String) -> String {
+        if service.isEmpty { return "No \(role) service is configured." }
+        if service.contains("/") { return "The \(role) service \(service) is not a service name." }
+        var information = stat()
+        if let configurationDirectory, stat(configurationDirectory, &information) != 0 {
+            return "The PAM configuration directory \(configurationDirectory) was not found."
+        }
+        let paths = searchDirectories.map { $0 + "/" + service }
+        if let unreadable = paths.first(where: { stat($0, &information) == 0 }) {
+            return "The \(role) service file \(unreadable) cannot be read."
+        }
+        return "The \(role) service file \(paths.joined(separator: " or ")) was not found."
+    }
+
     /// The corresponding C functions are `pam_start` (or `pam_start_confdir`), `pam_authenticate` and `pam_end`.
     public func check(
         service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool

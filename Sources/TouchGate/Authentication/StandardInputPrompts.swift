@@ -1,6 +1,7 @@
 import Glibc
 
-/// `-S` mode: each answer is one line of standard input; prompts and messages go to standard error.
+/// `-S` mode: each answer is one line of standard input; prompts and messages go to standard
+/// error, through ``TerminalText`` (standard error is often a terminal).
 public final class StandardInputPrompts: PromptSource {
     private let reader: LineReader
 
@@ -10,14 +11,14 @@ public final class StandardInputPrompts: PromptSource {
     }
 
     public func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer {
-        writeAll(STDERR_FILENO, prompt)
+        writeAll(STDERR_FILENO, TerminalText.sanitized(prompt, limit: 512))
         let answer = reader.readLine(interrupter: interrupter)
         writeAll(STDERR_FILENO, "\n")
         return answer
     }
 
     public func show(_ message: String) {
-        writeAll(STDERR_FILENO, message + "\n")
+        writeAll(STDERR_FILENO, TerminalText.sanitized(message) + "\n")
     }
 }
 

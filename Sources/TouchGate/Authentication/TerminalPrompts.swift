@@ -1,10 +1,29 @@
 import Glibc
 
-/// Asks on the controlling terminal (`/dev/tty`), with echo off for secrets.
+/// Asks on the controlling terminal (`/dev/tty`), editing the line itself with echo off.
+///
+/// From its first prompt until ``release()`` it holds the terminal: echo and canonical input stay
+/// off, also while PAM works or a countdown runs, so nothing typed in between shows in clear or
+/// waits in the kernel's line to become the next answer; each prompt discards what was typed
+/// before it. Backspace (the terminal's erase key), Ctrl-U (kill), Ctrl-W (word erase) and Enter
+/// edit the line; Ctrl-D on an empty line is end of input. With ISIG off (the gate), Ctrl-C, Ctrl-\
+/// and Ctrl-Z arrive as characters and cancel the line at once; with ISIG on (`auth`) they are
+/// signals. After a stop (Ctrl-Z) and `fg`, the terminal modes are set again and the prompt is
+/// shown again. A hang-up of the terminal is a system cancel, never end of input.
 public final class TerminalPrompts: PromptSource {
     /// The terminal's descriptor, for drawing around the prompt.
     public let fileDescriptor: Int32
-    private let reader: LineReader
+    /// Woken by the continue handler: the prompt is drawn again.
+    private let redraw: (read: Int32, write: Int32)
+    private var saved = termios()
+    private var holding = false
+    private var previousStop = sigaction()
+    private var previousContinue = sigaction()
+    private var handlesStop = false
+    /// Lines from ``show(_:)`` not written yet.
+    private var messages = ""
+    /// The line being typed: one page, locked in memory where the limit allows, wiped after each prompt.
+    private let line: LockedBuffer
 
     /// Opens the controlling terminal, or returns `nil` when the process has none.
     ///
@@ -12,38 +31,240 @@ public final class TerminalPrompts: PromptSource {
     public init?() {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
         fileDescriptor = descriptor
-        reader = LineReader(fileDescriptor: descriptor)
+        redraw = (ends[0], ends[1])
+        line = LockedBuffer(capacity: LineReader.maximumLineLength + 1)
     }
 
     deinit {
+        release()
         close(fileDescriptor)
+        close(redraw.read)
+        close(redraw.write)
+    }
+
+    /// Takes the terminal: echo and canonical input off (ISIG as it is), pending input discarded,
+    /// and a stop (Ctrl-Z) handled so the terminal is given back while stopped and taken again on `fg`.
+    ///
+    /// The corresponding C functions are `tcgetattr`, `tcsetattr` and `sigaction`.
+    public func hold() {
+        guard !holding, tcgetattr(fileDescriptor, &saved) == 0 else { return }
+        holding = true
+        var modes = saved
+        modes.c_lflag &= ~tcflag_t(ECHO | ECHOE | ECHOK | ECHONL | ICANON)
+        withUnsafeMutableBytes(of: &modes.c_cc) { characters in
+            characters[Int(VMIN)] = 1
+            characters[Int(VTIME)] = 0
+        }
+        tcsetattr(fileDescriptor, TCSAFLUSH, &modes)
+        let state = HeldTerminal.shared
+        state.pointee.original = saved
+        state.pointee.held = modes
+        state.pointee.redraw = redraw.write
+        state.pointee.descriptor = fileDescriptor
+        // A process that ignores SIGTSTP (the gate) is never stopped by it; one that does not is
+        // stopped with the terminal's own modes back.
+        sigaction(SIGTSTP, nil, &previousStop)
+        handlesStop = unsafeBitCast(previousStop.__sigaction_handler.sa_handler, to: Int.self) == 0
+        if handlesStop { install(SIGTSTP, heldStopHandler) }
+        sigaction(SIGCONT, nil, &previousContinue)
+        install(SIGCONT, heldContinueHandler)
+    }
+
+    /// Gives the terminal back as it was before ``hold()``, discarding what was typed meanwhile
+    /// (it must not reach the shell as a command line). Also done when the prompts are freed.
+    public func release() {
+        writeMessages()
+        guard holding else { return }
+        holding = false
+        HeldTerminal.shared.pointee.descriptor = -1
+        if handlesStop { sigaction(SIGTSTP, &previousStop, nil) }
+        sigaction(SIGCONT, &previousContinue, nil)
+        tcsetattr(fileDescriptor, TCSAFLUSH, &saved)
     }
 
     public func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer {
-        writeAll(fileDescriptor, prompt)
-        var saved = termios()
-        let haveTermios = tcgetattr(fileDescriptor, &saved) == 0
-        if haveTermios, !echo {
-            var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            quiet.c_lflag |= tcflag_t(ECHONL)
-            tcsetattr(fileDescriptor, TCSANOW, &quiet)
-        }
-        var answer = reader.readLine(interrupter: interrupter)
-        if haveTermios, !echo {
-            tcsetattr(fileDescriptor, TCSANOW, &saved)
-        }
-        // With ISIG off (the gate), Ctrl-C, Ctrl-\ and Ctrl-Z arrive as characters: they cancel the line.
-        if case .answer(var bytes) = answer, bytes.contains(where: { [0x03, 0x1C, 0x1A].contains($0) }) {
-            wipe(&bytes)
-            answer = .interrupted(.user)
-        }
-        if case .answer = answer {} else { writeAll(fileDescriptor, "\n") }
+        hold()
+        drainRedraw()
+        tcflush(fileDescriptor, TCIFLUSH)
+        writeMessages()
+        let shown = TerminalText.sanitized(prompt, limit: 512)
+        writeAll(fileDescriptor, shown)
+        let answer = readLine(prompt: shown, echo: echo, interrupter: interrupter)
+        line.wipe()
         return answer
     }
 
+    /// Shows `message` with the next prompt (or when the terminal is released): what it says, such
+    /// as "type again", is on the screen only once what is typed is read, never discarded.
     public func show(_ message: String) {
-        writeAll(fileDescriptor, message + "\n")
+        messages += TerminalText.sanitized(message) + "\n"
     }
+
+    private func writeMessages() {
+        guard !messages.isEmpty else { return }
+        writeAll(fileDescriptor, messages)
+        messages = ""
+    }
+
+    /// The terminal's editing keys, from the modes held.
+    private struct Keys {
+        var erase: UInt8, kill: UInt8, wordErase: UInt8, endOfFile: UInt8
+        var interrupt: UInt8, quit: UInt8, suspend: UInt8
+
+        init(_ modes: termios) {
+            var modes = modes
+            (erase, kill, wordErase, endOfFile, interrupt, quit, suspend) = withUnsafeBytes(of: &modes.c_cc) { c in
+                (c[Int(VERASE)], c[Int(VKILL)], c[Int(VWERASE)], c[Int(VEOF)], c[Int(VINTR)], c[Int(VQUIT)], c[Int(VSUSP)])
+            }
+        }
+
+        /// A key that is set (0 disables a key, `_POSIX_VDISABLE`).
+        static func matches(_ byte: UInt8, _ key: UInt8) -> Bool { key != 0 && byte == key }
+    }
+
+    /// Reads and edits one line; the bytes stay in ``line`` until the caller wipes it.
+    private func readLine(prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer {
+        let keys = Keys(saved)
+        var overlong = false
+        while true {
+            if let interruption = interrupter.pending { return ended(.interrupted(interruption)) }
+            // A tuple, not an array: no generic array type to build at the first prompt.
+            var fds = (
+                pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: interrupter.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: redraw.read, events: Int16(POLLIN), revents: 0)
+            )
+            let ready = withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 3, -1) }
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return ended(.interrupted(.system))
+            }
+            if fds.2.revents != 0 {
+                // Back from a stop: the shell drew over the prompt and may have changed the modes.
+                drainRedraw()
+                line.wipe()
+                overlong = false
+                tcflush(fileDescriptor, TCIFLUSH)
+                writeAll(fileDescriptor, "\n" + prompt)
+                continue
+            }
+            if fds.1.revents != 0 { continue }
+            guard fds.0.revents != 0 else { continue }
+            var byte: UInt8 = 0
+            let count = read(fileDescriptor, &byte, 1)
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            // With VMIN 1 a read returns 0 or fails only when the terminal hung up.
+            guard count == 1 else { return ended(.interrupted(.system)) }
+            defer { byte = 0 }
+            switch byte {
+            case 0x0A, 0x0D:
+                writeAll(fileDescriptor, "\n")
+                if overlong || line.count > LineReader.maximumLineLength { return .invalid("the answer is longer than \(LineReader.maximumLineLength) bytes") }
+                if line.bytes.contains(0) { return .invalid("the answer contains a NUL byte") }
+                return .answer(line.copy())
+            case _ where Keys.matches(byte, keys.interrupt) || Keys.matches(byte, keys.quit)
+                || Keys.matches(byte, keys.suspend):
+                return ended(.interrupted(.user))
+            case _ where Keys.matches(byte, keys.endOfFile):
+                if line.count == 0, !overlong { return ended(.endOfInput) }
+            case _ where Keys.matches(byte, keys.erase) || byte == 0x7F || byte == 0x08:
+                if line.eraseCharacter(), echo { writeAll(fileDescriptor, "\u{8} \u{8}") }
+            case _ where Keys.matches(byte, keys.kill):
+                let erased = line.count
+                line.wipe()
+                overlong = false
+                if echo, erased > 0 { writeAll(fileDescriptor, "\r\u{1B}[K" + prompt) }
+            case _ where Keys.matches(byte, keys.wordErase):
+                let erased = line.eraseWord()
+                if echo { writeAll(fileDescriptor, String(repeating: "\u{8} \u{8}", count: erased)) }
+            default:
+                if overlong || line.count == LineReader.maximumLineLength + 1 {
+                    overlong = true
+                    line.wipe()
+                } else {
+                    line.append(byte)
+                    if echo, byte >= 0x20, byte != 0x7F { _ = write(fileDescriptor, &byte, 1) }
+                }
+            }
+        }
+    }
+
+    /// Ends the prompt's line on the screen and returns `answer`.
+    private func ended(_ answer: PromptAnswer) -> PromptAnswer {
+        writeAll(fileDescriptor, "\n")
+        return answer
+    }
+
+    private func drainRedraw() {
+        var byte: UInt8 = 0
+        while read(redraw.read, &byte, 1) == 1 {}
+    }
+
+    private func install(_ signal: Int32, _ handler: @convention(c) (Int32) -> Void) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = handler
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        sigaction(signal, &action, nil)
+    }
+}
+
+/// What the stop and continue handlers need, in memory of its own (no Swift exclusivity checks
+/// in a signal handler). The descriptor is set last and cleared first, so a handler sees it only
+/// with the modes filled in.
+struct HeldTerminal {
+    var descriptor: Int32 = -1
+    var redraw: Int32 = -1
+    var original = termios()
+    var held = termios()
+
+    nonisolated(unsafe) static let shared: UnsafeMutablePointer<HeldTerminal> = {
+        let pointer = UnsafeMutablePointer<HeldTerminal>.allocate(capacity: 1)
+        pointer.initialize(to: HeldTerminal())
+        return pointer
+    }()
+}
+
+/// SIGTSTP while a prompt holds the terminal: give the terminal its modes back, then stop as the
+/// default action would (SIGTSTP is discarded for an orphaned process group, as it should be).
+private let heldStopHandler: @convention(c) (Int32) -> Void = { _ in
+    let savedErrno = errno
+    let state = HeldTerminal.shared
+    if state.pointee.descriptor >= 0 { tcsetattr(state.pointee.descriptor, TCSANOW, &state.pointee.original) }
+    var stop = sigaction()
+    stop.__sigaction_handler.sa_handler = SIG_DFL
+    sigemptyset(&stop.sa_mask)
+    var ours = sigaction()
+    sigaction(SIGTSTP, &stop, &ours)
+    var pending = sigset_t()
+    sigemptyset(&pending)
+    sigaddset(&pending, SIGTSTP)
+    pthread_sigmask(SIG_UNBLOCK, &pending, nil)
+    raise(SIGTSTP)
+    // Continued (the continue handler has taken the terminal again).
+    pthread_sigmask(SIG_BLOCK, &pending, nil)
+    sigaction(SIGTSTP, &ours, nil)
+    errno = savedErrno
+}
+
+/// SIGCONT: take the terminal again (the shell set its own modes meanwhile) and have the prompt drawn again.
+private let heldContinueHandler: @convention(c) (Int32) -> Void = { _ in
+    let savedErrno = errno
+    let state = HeldTerminal.shared
+    if state.pointee.descriptor >= 0 {
+        tcsetattr(state.pointee.descriptor, TCSANOW, &state.pointee.held)
+        var byte: UInt8 = 1
+        _ = write(state.pointee.redraw, &byte, 1)
+    }
+    errno = savedErrno
 }

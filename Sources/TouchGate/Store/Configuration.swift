@@ -138,17 +138,9 @@ public struct Configuration: Equatable, Sendable {
 }
 
 extension String {
-    /// The text with control characters (C0, DEL and C1, which terminals also act on) shown as
-    /// `\u{..}`, so a message stays one printable line.
+    /// The text as ``TerminalText`` shows it, cut after 200 characters, so a message quoting a
+    /// value stays one printable line.
     public var escapedForMessage: String {
-        var result = ""
-        for scalar in unicodeScalars.prefix(200) {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return unicodeScalars.count > 200 ? result + "…" : result
+        TerminalText.sanitized(self, limit: 200)
     }
 }

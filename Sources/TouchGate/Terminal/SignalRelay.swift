@@ -5,7 +5,7 @@ nonisolated(unsafe) private var relayDescriptor: Int32 = -1
 
 private let relayHandler: @convention(c) (Int32) -> Void = { signal in
     var byte: UInt8 = switch signal {
-    case SIGINT: Interruption.user.rawValue
+    case SIGINT, SIGQUIT: Interruption.user.rawValue
     case SIGUSR1: Interruption.application.rawValue
     default: Interruption.system.rawValue
     }
@@ -17,8 +17,8 @@ private let relayHandler: @convention(c) (Int32) -> Void = { signal in
 /// Turns signals into ``Interruption``s posted to an ``Interrupter``, so a blocked prompt wakes
 /// and the evaluation ends with the matching outcome instead of the process dying mid-check.
 ///
-/// SIGINT is `userCancel`, SIGTERM and SIGHUP `systemCancel`, SIGUSR1 (sent by a lifecycle event)
-/// `appCancel`. The corresponding C function is `sigaction`.
+/// SIGINT and SIGQUIT (Ctrl-C, Ctrl-\) are `userCancel`, SIGTERM and SIGHUP `systemCancel`,
+/// SIGUSR1 (sent by a lifecycle event) `appCancel`. The corresponding C function is `sigaction`.
 public enum SignalRelay {
     public static func install(_ signals: [Int32], to interrupter: Interrupter) {
         relayDescriptor = interrupter.writeDescriptor

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Takes over a terminal for the gate: the alternate screen, cleared, with signal keys turned off.
+/// Takes over a terminal for the gate: the alternate screen, cleared, with signal keys and echo off.
 ///
 /// Like the snapshot cover iOS apps draw before the app switcher, nothing of the session stays
 /// visible while the gate holds the terminal. ``restore()`` puts the screen and modes back.
@@ -14,8 +14,10 @@ public final class TerminalCover {
         self.fileDescriptor = fileDescriptor
     }
 
-    /// Switches to the alternate screen, clears it, and turns off ISIG so Ctrl-C, Ctrl-\ and
-    /// Ctrl-Z are plain characters.
+    /// Switches to the alternate screen and clears it; turns off ISIG, so Ctrl-C, Ctrl-\ and
+    /// Ctrl-Z are plain characters, and echo and canonical input for as long as the cover is on:
+    /// nothing typed shows, whatever runs (PAM, a countdown), and the prompts edit the line
+    /// themselves (``TerminalPrompts``). What was typed before the cover is discarded.
     ///
     /// The corresponding C functions are `tcgetattr` and `tcsetattr`.
     public func engage() {
@@ -24,16 +26,27 @@ public final class TerminalCover {
         if tcgetattr(fileDescriptor, &saved) == 0 {
             haveSaved = true
             var modes = saved
-            modes.c_lflag &= ~tcflag_t(ISIG)
-            tcsetattr(fileDescriptor, TCSANOW, &modes)
+            modes.c_lflag &= ~tcflag_t(ISIG | ECHO | ECHOE | ECHOK | ECHONL | ICANON)
+            withUnsafeMutableBytes(of: &modes.c_cc) { characters in
+                characters[Int(VMIN)] = 1
+                characters[Int(VTIME)] = 0
+            }
+            tcsetattr(fileDescriptor, TCSAFLUSH, &modes)
         }
         // Alternate screen, cursor home, clear screen and scrollback.
         writeAll(fileDescriptor, "\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[3J")
     }
 
-    /// Clears the cover and draws `lines` from the top.
+    /// Clears the cover and draws `lines` from the top, each through ``TerminalText``.
     public func draw(_ lines: [String]) {
-        writeAll(fileDescriptor, "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n") + "\r\n")
+        var text = "\u{1B}[H\u{1B}[2J"
+        for line in lines { text += TerminalText.sanitized(line) + "\r\n" }
+        writeAll(fileDescriptor, text)
+    }
+
+    /// Redraws line `row` (from 1) in place: the rest of the cover and the cursor stay as they are.
+    public func redraw(row: Int, _ line: String) {
+        writeAll(fileDescriptor, "\u{1B}7\u{1B}[\(row);1H\u{1B}[2K" + TerminalText.sanitized(line) + "\u{1B}8")
     }
 
     /// True once the terminal has hung up (its window closed, its tmux server gone): it can no
@@ -43,11 +56,12 @@ public final class TerminalCover {
         return tcgetattr(fileDescriptor, &modes) != 0 && (errno == EIO || errno == ENOTTY || errno == EBADF)
     }
 
-    /// Leaves the alternate screen and restores the terminal modes.
+    /// Leaves the alternate screen and restores the terminal modes, discarding what was typed at
+    /// the cover (it must not reach the session as input).
     public func restore() {
         guard active else { return }
         active = false
-        if haveSaved { tcsetattr(fileDescriptor, TCSANOW, &saved) }
+        if haveSaved { tcsetattr(fileDescriptor, TCSAFLUSH, &saved) }
         writeAll(fileDescriptor, "\u{1B}[H\u{1B}[2J\u{1B}[?1049l")
     }
 

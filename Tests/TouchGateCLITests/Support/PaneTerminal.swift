@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// A real terminal for one command: a tmux server on its own socket (`-f /dev/null`) whose only
+/// pane runs `command` (through `/bin/sh -c`), typed at with `send-keys` and read with
+/// `capture-pane`, in the world's environment (its store, user and PAM stacks through
+/// `TOUCHGATE_PAM_CONFDIR`). Started with an empty signal mask and default dispositions.
+final class PaneTerminal {
+    let world: TestEnvironment
+    let socket: String
+    private var running = false
+
+    init(world: TestEnvironment, command: String, name: String = "term") throws {
+        self.world = world
+        socket = world.directory.appendingPathComponent("\(name).sock").path
+        _ = try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "200", "-y", "40", command])
+        running = true
+        // A test process that crashes runs no deinit: this shell ends the server once it is gone.
+        let watchdog = """
+            ( while kill -0 \(getpid()) 2>/dev/null && [ -d '\(world.directory.path)' ]; do sleep 1; done
+              tmux -S '\(socket)' kill-server ) >/dev/null 2>&1 </dev/null &
+            """
+        _ = try RunningProcess.run(["/bin/sh", "-c", watchdog], environment: TmuxHarness.environment(of: world), timeout: 10)
+    }
+
+    deinit { shutdown() }
+
+    func shutdown() {
+        guard running else { return }
+        running = false
+        _ = try? RunningProcess.run(["/usr/bin/tmux", "-S", socket, "kill-server"],
+                                    environment: TmuxHarness.environment(of: world), timeout: 10)
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> RunResult {
+        let result = try RunningProcess.run(["/usr/bin/tmux", "-S", socket] + arguments,
+                                            environment: TmuxHarness.environment(of: world), timeout: 20)
+        guard result.status == 0 else { throw TestFailure("tmux \(arguments.joined(separator: " ")) failed: \(result)") }
+        return result
+    }
+
+    /// The pane as the user sees it.
+    func screen() throws -> String {
+        try tmux(["capture-pane", "-p", "-t", "t"]).stdout
+    }
+
+    /// A pane variable (`#{alternate_on}`, `#{pane_title}`, `#{pane_pid}`).
+    func variable(_ name: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", "t", "#{\(name)}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @discardableResult
+    func waitForScreen(containing text: String, timeout: TimeInterval = 15) throws -> String {
+        try waitForScreen("'\(text)' on the screen", timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until `condition` holds for the screen; returns that screen.
+    @discardableResult
+    func waitForScreen(_ what: String, timeout: TimeInterval = 15, _ condition: (String) -> Bool) throws -> String {
+        var last = ""
+        do {
+            try gateEventually(what, timeout: timeout) {
+                last = try screen()
+                return condition(last)
+            }
+        } catch {
+            throw TestFailure("\(error); last screen:\n\(last)")
+        }
+        return last
+    }
+
+    /// Types tmux key names (`C-c`, `Enter`), or literal text with `literal`.
+    func type(_ keys: String..., literal: Bool = false) throws {
+        try tmux(["send-keys", "-t", "t"] + (literal ? ["-l"] : []) + keys)
+    }
+
+    func typeLine(_ text: String) throws {
+        if !text.isEmpty { try type(text, literal: true) }
+        try type("Enter")
+    }
+
+    /// The pid of the process the pane started, and of its children (`/proc/PID/task/PID/children`).
+    func panePID() throws -> pid_t {
+        guard let pid = pid_t(try variable("pane_pid")) else { throw TestFailure("no pane pid") }
+        return pid
+    }
+
+    /// The one `touchgate` process under the pane (its command or a job of its shell), once it runs.
+    func touchgatePID(timeout: TimeInterval = 15) throws -> pid_t {
+        var found: pid_t?
+        try gateEventually("touchgate to run in the pane", timeout: timeout) {
+            found = Self.descendants(of: try panePID()).first { pid in
+                (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("touchgate") == true
+            }
+            return found != nil
+        }
+        return found!
+    }
+
+    static func descendants(of pid: pid_t) -> [pid_t] {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        let children = text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return children + children.flatMap(descendants(of:))
+    }
+
+    /// Waits until touchgate process `pid` waits at a terminal prompt: blocked in `poll` with no
+    /// timeout on the terminal and its interrupter (and, since the prompts redraw after a stop,
+    /// their redraw pipe), as `/proc/PID/syscall` shows; a countdown's or a waiting gate's `poll`
+    /// watches one descriptor with a timeout. Only then is a key typed sure not to be discarded
+    /// as type-ahead.
+    func waitUntilPrompting(_ pid: pid_t, timeout: TimeInterval = 15) throws {
+        var last = ""
+        do {
+            try gateEventually("process \(pid) to wait at a prompt", timeout: timeout) {
+                last = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? ""
+                let fields = last.split(separator: " ")
+                // poll (7 on x86_64) or ppoll (271 on x86_64, 73 on aarch64); the second argument is nfds.
+                guard fields.count > 3, ["0x2", "0x3"].contains(String(fields[2])) else { return false }
+                switch fields[0] {
+                case "7": return ["0xffffffff", "0xffffffffffffffff"].contains(String(fields[3]))
+                case "271", "73": return fields[3] == "0x0"
+                default: return false
+                }
+            }
+        } catch {
+            throw TestFailure("\(error); /proc/\(pid)/syscall: \(last); screen:\n\((try? screen()) ?? "")")
+        }
+    }
+}
