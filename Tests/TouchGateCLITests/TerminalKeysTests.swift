@@ -36,17 +36,17 @@ import Testing
     }
 
     /// A pane with an interactive bash (job control, its own terminal modes) at prompt `READY$ `.
-    static func bashPane(_ world: TestEnvironment) throws -> PaneTerminal {
+    static func bashPane(_ world: TestEnvironment) async throws -> PaneTerminal {
         let pane = try PaneTerminal(world: world, command: "PS1='READY$ ' exec /bin/bash --norc --noprofile -i")
-        try pane.waitForScreen(containing: "READY$")
+        try await pane.waitForScreen(containing: "READY$")
         return pane
     }
 
     /// Waits for the line `AUTH-EXIT=N` that `echo "AUTH-EXIT=$?"` prints (not the command line
     /// that holds it) and returns N.
-    static func waitForExit(_ pane: PaneTerminal) throws -> String {
+    static func waitForExit(_ pane: PaneTerminal) async throws -> String {
         var status = ""
-        try pane.waitForScreen("the exit status") { screen in
+        try await pane.waitForScreen("the exit status") { screen in
             let line = screen.split(separator: "\n").first { $0.hasPrefix("AUTH-EXIT=") }
             status = line.map { String($0.dropFirst("AUTH-EXIT=".count)).trimmingCharacters(in: .whitespaces) } ?? ""
             return line != nil
@@ -62,57 +62,57 @@ import Testing
 
     /// With ISIG off, Ctrl-C, Ctrl-\ and Ctrl-Z are bytes: each cancels the line at once (no Enter),
     /// says so on the cover, and the right secret typed after them unlocks.
-    @Test func ctrlCCtrlBackslashAndCtrlZCancelTheLineAtOnceAtTheGate() throws {
+    @Test func ctrlCCtrlBackslashAndCtrlZCancelTheLineAtOnceAtTheGate() async throws {
         let world = try Self.lockedWorld()
         let pane = try Self.gatePane(world)
         defer { pane.shutdown() }
-        try pane.waitForScreen(containing: "Password:")
-        let gate = try pane.touchgatePID()
+        try await pane.waitForScreen(containing: "Password:")
+        let gate = try await pane.touchgatePID()
         for (index, key) in ["C-c", "C-\\", "C-z"].enumerated() {
-            try pane.waitUntilPrompting(gate)
+            try await pane.waitUntilPrompting(gate)
             try pane.type("half-typed", literal: true)
             try pane.type(key)
-            try gateEventually("\(key) to cancel the line without Enter") {
+            try await eventually("\(key) to cancel the line without Enter") {
                 try Self.count(world, "biometric", "userCancel") == index + 1
             }
-            try pane.waitUntilPrompting(gate)
-            let screen = try pane.waitForScreen(containing: Self.cancelled)
+            try await pane.waitUntilPrompting(gate)
+            let screen = try await pane.waitForScreen(containing: Self.cancelled)
             #expect(!screen.contains("half-typed") && !screen.contains(Self.marker), "\(screen)")
             #expect(try world.gateSessionStatus("term-1")?.locked == true)
         }
         // The half-typed lines never reached PAM as answers.
         #expect(try Self.count(world, "biometric", "authenticationFailed") == 0)
         try pane.typeLine(Self.finger)
-        try pane.waitForScreen(containing: "GATE-EXIT=0")
+        try await pane.waitForScreen(containing: "GATE-EXIT=0")
         #expect(try world.gateSessionStatus("term-1")?.locked == false)
     }
 
     /// Backspace, Ctrl-U and Ctrl-W edit the gate's own line (its input is not canonical).
-    @Test func theGateEditsItsLine() throws {
+    @Test func theGateEditsItsLine() async throws {
         let world = try Self.lockedWorld()
         let pane = try Self.gatePane(world)
         defer { pane.shutdown() }
-        try pane.waitForScreen(containing: "Password:")
-        let gate = try pane.touchgatePID()
-        try pane.waitUntilPrompting(gate)
+        try await pane.waitForScreen(containing: "Password:")
+        let gate = try await pane.touchgatePID()
+        try await pane.waitUntilPrompting(gate)
         try pane.type("wrong words", literal: true)
         try pane.type("C-w", "C-u")
         try pane.type("alice-fingerXY", literal: true)
         try pane.type("BSpace", "BSpace", "Enter")
-        try pane.waitForScreen(containing: "GATE-EXIT=0")
+        try await pane.waitForScreen(containing: "GATE-EXIT=0")
         #expect(try Self.count(world, "biometric", "authenticationFailed") == 0)
     }
 
     /// Ctrl-\ in `auth` is a cancel like Ctrl-C: exit 2 (not 131, no core), the try settled.
-    @Test func ctrlBackslashCancelsAuthAndSettlesTheTry() throws {
+    @Test func ctrlBackslashCancelsAuthAndSettlesTheTry() async throws {
         let world = try Self.lockedWorld()
-        let pane = try Self.bashPane(world)
+        let pane = try await Self.bashPane(world)
         defer { pane.shutdown() }
         try pane.typeLine("'\(TestEnvironment.binary)' auth --session term-2; echo \"AUTH-EXIT=$?\"")
-        let auth = try pane.touchgatePID()
-        try pane.waitUntilPrompting(auth)
+        let auth = try await pane.touchgatePID()
+        try await pane.waitUntilPrompting(auth)
         try pane.type("C-\\")
-        #expect(try Self.waitForExit(pane) == "2")
+        #expect(try await Self.waitForExit(pane) == "2")
         #expect(try pane.screen().contains("(userCancel)"))
         #expect(try world.sqlite("SELECT count(*) FROM audit WHERE outcome = 'pending'") == "0")
         #expect(try Self.count(world, "biometric", "userCancel") == 1)
@@ -120,121 +120,121 @@ import Testing
 
     /// Ctrl-Z stops `auth` with the terminal's modes given back; after `fg` the prompt is shown
     /// again, echo is still off, and the answer typed then is read.
-    @Test func afterCtrlZAndFgAuthAsksAgainWithEchoOff() throws {
+    @Test func afterCtrlZAndFgAuthAsksAgainWithEchoOff() async throws {
         let world = try Self.lockedWorld()
-        let pane = try Self.bashPane(world)
+        let pane = try await Self.bashPane(world)
         defer { pane.shutdown() }
         try pane.typeLine("'\(TestEnvironment.binary)' auth --session term-2")
-        let auth = try pane.touchgatePID()
-        try pane.waitUntilPrompting(auth)
+        let auth = try await pane.touchgatePID()
+        try await pane.waitUntilPrompting(auth)
         try pane.type("C-z")
-        try pane.waitForScreen(containing: "Stopped")
+        try await pane.waitForScreen(containing: "Stopped")
         // The shell has its terminal back: what it echoes shows.
         try pane.type("echo SHELL-ECHOES", literal: true)
-        try pane.waitForScreen(containing: "echo SHELL-ECHOES")
+        try await pane.waitForScreen(containing: "echo SHELL-ECHOES")
         try pane.type("C-u")
         let prompts = try pane.screen().components(separatedBy: "Password:").count
         try pane.typeLine("fg")
-        try pane.waitForScreen("the prompt shown again after fg") { $0.components(separatedBy: "Password:").count > prompts }
-        try pane.waitUntilPrompting(auth)
+        try await pane.waitForScreen("the prompt shown again after fg") { $0.components(separatedBy: "Password:").count > prompts }
+        try await pane.waitUntilPrompting(auth)
         try pane.type(Self.finger, literal: true)
-        Thread.sleep(forTimeInterval: 0.3)
+        try await Task.sleep(for: .milliseconds(300))
         #expect(!(try pane.screen()).contains(Self.finger), "the answer was echoed after fg")
         try pane.type("Enter")
-        try gateEventually("auth to end") { kill(auth, 0) != 0 }
+        try await eventually("auth to end") { kill(auth, 0) != 0 }
         try pane.typeLine("echo \"AUTH-EXIT=$?\"")
-        #expect(try Self.waitForExit(pane) == "0")
+        #expect(try await Self.waitForExit(pane) == "0")
     }
 
     // MARK: - Item 13: type-ahead
 
     /// Typed while the (slow) biometric stack runs at the gate: not shown, and not the next answer,
     /// though it is the right finger.
-    @Test func typeAheadWhilePAMRunsAtTheGateIsNeitherShownNorAnswered() throws {
+    @Test func typeAheadWhilePAMRunsAtTheGateIsNeitherShownNorAnswered() async throws {
         let world = try Self.lockedWorld(configure: [("biometric-service", "touchgate-slow")])
         let calls = world.calls("touchgate-slow")
         let successes = try Self.count(world, "biometric", "success")
         let pane = try Self.gatePane(world)
         defer { pane.shutdown() }
-        try pane.waitForScreen(containing: "this session is locked")
+        try await pane.waitForScreen(containing: "this session is locked")
         // The stack sleeps 3 s before it prompts: the try is admitted and PAM runs.
-        try gateEventually("the first try to reach PAM") { world.calls("touchgate-slow") == calls + 1 }
+        try await eventually("the first try to reach PAM") { world.calls("touchgate-slow") == calls + 1 }
         try pane.typeLine(Self.finger)
         try pane.type("TYPED-AHEAD", literal: true)
-        let gate = try pane.touchgatePID()
-        try pane.waitForScreen(containing: "Password:")
-        try pane.waitUntilPrompting(gate)
+        let gate = try await pane.touchgatePID()
+        try await pane.waitForScreen(containing: "Password:")
+        try await pane.waitUntilPrompting(gate)
         let screen = try pane.screen()
         #expect(!screen.contains(Self.finger) && !screen.contains("TYPED-AHEAD"), "type-ahead shows:\n\(screen)")
         #expect(try world.gateSessionStatus("term-1")?.locked == true, "type-ahead became the answer")
         #expect(try Self.count(world, "biometric", "success") == successes)
         try pane.typeLine(Self.finger)
-        try pane.waitForScreen(containing: "GATE-EXIT=0")
+        try await pane.waitForScreen(containing: "GATE-EXIT=0")
     }
 
     /// The same in `auth` on a terminal: echo is off from the first prompt to the exit, also while
     /// PAM runs its next try, and what was typed before the next prompt is discarded.
-    @Test func typeAheadWhilePAMRunsInAuthIsNeitherShownNorAnswered() throws {
+    @Test func typeAheadWhilePAMRunsInAuthIsNeitherShownNorAnswered() async throws {
         let world = try Self.lockedWorld(configure: [("biometric-service", "touchgate-slow")])
-        let pane = try Self.bashPane(world)
+        let pane = try await Self.bashPane(world)
         defer { pane.shutdown() }
         try pane.typeLine("'\(TestEnvironment.binary)' auth --policy biometrics --session term-2; echo \"AUTH-EXIT=$?\"")
-        let auth = try pane.touchgatePID()
-        try pane.waitForScreen(containing: "Password:")
-        try pane.waitUntilPrompting(auth)
+        let auth = try await pane.touchgatePID()
+        try await pane.waitForScreen(containing: "Password:")
+        try await pane.waitUntilPrompting(auth)
         let calls = world.calls("touchgate-slow")
         try pane.typeLine("not-the-finger")
         // The second try: the stack sleeps 3 s before it prompts; typed meanwhile, this must not count.
-        try gateEventually("the second try to reach PAM") { world.calls("touchgate-slow") == calls + 1 }
+        try await eventually("the second try to reach PAM") { world.calls("touchgate-slow") == calls + 1 }
         try pane.typeLine(Self.finger)
         try pane.type("TYPED-AHEAD", literal: true)
-        try pane.waitForScreen("the second prompt") { $0.components(separatedBy: "Password:").count == 3 }
-        try pane.waitUntilPrompting(auth)
+        try await pane.waitForScreen("the second prompt") { $0.components(separatedBy: "Password:").count == 3 }
+        try await pane.waitUntilPrompting(auth)
         let screen = try pane.screen()
         #expect(!screen.contains(Self.finger) && !screen.contains("TYPED-AHEAD"), "type-ahead shows:\n\(screen)")
         #expect(!screen.contains("\nAUTH-EXIT="), "type-ahead became the answer:\n\(screen)")
         try pane.typeLine(Self.finger)
-        #expect(try Self.waitForExit(pane) == "0")
+        #expect(try await Self.waitForExit(pane) == "0")
     }
 
     /// During a throttling countdown at the gate, typed text shows nowhere and is not the next
     /// answer; the countdown line is redrawn in place (one line, no stale copies).
-    @Test func typeAheadDuringACountdownIsNeitherShownNorAnswered() throws {
+    @Test func typeAheadDuringACountdownIsNeitherShownNorAnswered() async throws {
         let world = try Self.lockedWorld(configure: [("passcode-delays", "0,4")], enroll: false)
         let pane = try Self.gatePane(world)
         defer { pane.shutdown() }
-        try pane.waitForScreen(containing: "Password:")
-        let gate = try pane.touchgatePID()
-        try pane.waitUntilPrompting(gate)
+        try await pane.waitForScreen(containing: "Password:")
+        let gate = try await pane.touchgatePID()
+        try await pane.waitUntilPrompting(gate)
         try pane.typeLine("not-the-passcode")
-        let screen = try pane.waitForScreen(containing: "Too many wrong passcodes: next try in")
+        let screen = try await pane.waitForScreen(containing: "Too many wrong passcodes: next try in")
         #expect(!screen.contains("not-the-passcode"), "\(screen)")
         try pane.typeLine(Self.passcode)
         try pane.type("TYPED-AHEAD", literal: true)
-        try pane.waitForScreen("the countdown to go on") { $0.contains("next try in 2 s") || $0.contains("next try in 1 s") }
+        try await pane.waitForScreen("the countdown to go on") { $0.contains("next try in 2 s") || $0.contains("next try in 1 s") }
         let during = try pane.screen()
         #expect(!during.contains(Self.passcode) && !during.contains("TYPED-AHEAD"), "type-ahead shows:\n\(during)")
         #expect(during.components(separatedBy: "Too many wrong passcodes").count == 2, "stale countdown lines:\n\(during)")
-        try pane.waitForScreen(containing: "Password:", timeout: 20)
-        try pane.waitUntilPrompting(gate)
+        try await pane.waitForScreen(containing: "Password:", timeout: 20)
+        try await pane.waitUntilPrompting(gate)
         #expect(try world.gateSessionStatus("term-1")?.locked == true, "type-ahead became the answer")
         #expect(try Self.count(world, "passcode", "authenticationFailed") == 1)
         try pane.typeLine(Self.passcode)
-        try pane.waitForScreen(containing: "GATE-EXIT=0")
+        try await pane.waitForScreen(containing: "GATE-EXIT=0")
     }
 
     // MARK: - Item 18: a hang-up is a system cancel
 
     /// The terminal goes away under a waiting gate (not its session leader, so no SIGHUP comes):
     /// the try is logged systemCancel, not userCancel, and the session stays locked.
-    @Test func aHangUpAtTheGateIsLoggedSystemCancel() throws {
+    @Test func aHangUpAtTheGateIsLoggedSystemCancel() async throws {
         let world = try Self.lockedWorld()
         let pane = try Self.gatePane(world)
-        try pane.waitForScreen(containing: "Password:")
-        let gate = try pane.touchgatePID()
-        try pane.waitUntilPrompting(gate)
+        try await pane.waitForScreen(containing: "Password:")
+        let gate = try await pane.touchgatePID()
+        try await pane.waitUntilPrompting(gate)
         pane.shutdown()
-        try gateEventually("the gate to end after its terminal hung up") { kill(gate, 0) != 0 }
+        try await eventually("the gate to end after its terminal hung up") { kill(gate, 0) != 0 }
         #expect(try Self.count(world, "biometric", "systemCancel") == 1)
         #expect(try Self.count(world, "biometric", "userCancel") == 0)
         #expect(try world.gateSessionStatus("term-1")?.locked == true)

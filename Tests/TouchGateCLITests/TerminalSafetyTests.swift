@@ -21,7 +21,7 @@ import Testing
 
     /// A module's `ESC[?1049l`, `ESC]0;…BEL`, a UTF-8 C1 CSI and invalid UTF-8, and a `--reason`
     /// with escapes: all shown escaped on standard error, none of it raw.
-    @Test func moduleMessagesAndTheReasonReachStandardErrorEscaped() throws {
+    @Test func moduleMessagesAndTheReasonReachStandardErrorEscaped() async throws {
         let world = try TestEnvironment()
         try world.setConfig("passcode-service", "touchgate-hostile")
         let result = try world.runRaw(["-S", "auth", "--reason", "reason\u{1B}]0;reason-title\u{07}\u{9B}2J"],
@@ -37,7 +37,7 @@ import Testing
 
     /// On the gate's cover in a real terminal: the module's escapes do not lift the cover (the
     /// pane stays on the alternate screen, the session behind never shows) nor set the title.
-    @Test func moduleMessagesCannotLiftTheGatesCover() throws {
+    @Test func moduleMessagesCannotLiftTheGatesCover() async throws {
         let world = try TestEnvironment()
         try world.setConfig("passcode-service", "touchgate-hostile")
         let enable = try world.run(["-S", "enable"], input: Self.passcode + "\n")
@@ -47,19 +47,19 @@ import Testing
             printf 'MARKER-BEHIND-THE-GATE\\n'; '\(TestEnvironment.binary)' gate --session term-1; echo "GATE-EXIT=$?"; sleep 600
             """)
         defer { pane.shutdown() }
-        let screen = try pane.waitForScreen(containing: "Password:")
-        try pane.waitUntilPrompting(try pane.touchgatePID())
+        let screen = try await pane.waitForScreen(containing: "Password:")
+        try await pane.waitUntilPrompting(try await pane.touchgatePID())
         #expect(screen.contains("HOSTILE-MESSAGE") && screen.contains("this session is locked"), "\(screen)")
         #expect(!screen.contains("MARKER-BEHIND-THE-GATE"), "the cover was lifted:\n\(screen)")
         #expect(try pane.variable("alternate_on") == "1", "the pane left the alternate screen")
         #expect(try pane.variable("pane_title") != "hostile-title", "the module set the window title")
         try pane.typeLine(Self.passcode)
-        try pane.waitForScreen(containing: "GATE-EXIT=0")
+        try await pane.waitForScreen(containing: "GATE-EXIT=0")
     }
 
     /// Session ids with control characters, C1 controls, or over 256 bytes are refused where they
     /// enter (exit 65), from `--session` and from `TOUCHGATE_SESSION`, and nothing is stored.
-    @Test func unprintableSessionIdsAreRefused() throws {
+    @Test func unprintableSessionIdsAreRefused() async throws {
         let world = try TestEnvironment()
         let bad = ["esc\u{1B}[?1049l", "csi\u{9B}2J", "bell\u{07}", "rtl\u{202E}txt", String(repeating: "s", count: 257)]
         for id in bad {
@@ -80,7 +80,7 @@ import Testing
     }
 
     /// A user name with a C1 control is refused like one with a C0 control.
-    @Test func unprintableUserNamesAreRefused() throws {
+    @Test func unprintableUserNamesAreRefused() async throws {
         let world = try TestEnvironment()
         let result = try world.runRaw(["--user", "al\u{9B}2Jice", "status"])
         #expect(result.status == 65, "\(result)")
@@ -91,7 +91,7 @@ import Testing
 
     /// The stack prompts twice (pam_exec `expose_authtok`, then pam_matrix): an answer to the
     /// first, then end of input at the second, is a counted failure (outcome userCancel).
-    @Test func aSecretThatReachedPAMStaysCountedWhenInputEndsAtALaterPrompt() throws {
+    @Test func aSecretThatReachedPAMStaysCountedWhenInputEndsAtALaterPrompt() async throws {
         let world = try TestEnvironment()
         try world.setConfig("passcode-service", "touchgate-twice")
         let result = try world.run(["-S", "--json", "auth"], input: Self.passcode + "\n")
@@ -114,7 +114,7 @@ import Testing
     /// While `auth` (run as nobody) waits at a prompt, its core size limit is 0 and it is not
     /// dumpable. The sign checked: the kernel makes the /proc/PID files of a non-dumpable process
     /// belong to root instead of the process's user (a root test process could read them either way).
-    @Test func aPromptingProcessIsNotDumpableAndHasNoCoreLimit() throws {
+    @Test func aPromptingProcessIsNotDumpableAndHasNoCoreLimit() async throws {
         guard getuid() == 0 else {
             Issue.record("this test switches to nobody with setpriv and needs root")
             return
@@ -149,7 +149,7 @@ import Testing
     // MARK: - Item 17: a missing stack is named
 
     /// A missing passcode service file, or a missing `--pam-confdir`, is named on standard error.
-    @Test func aMissingServiceFileOrDirectoryIsNamed() throws {
+    @Test func aMissingServiceFileOrDirectoryIsNamed() async throws {
         let world = try TestEnvironment()
         try world.setConfig("passcode-service", "touchgate-missing")
         let missingFile = try world.run(["-S", "auth"], input: Self.passcode + "\n")
@@ -168,7 +168,7 @@ import Testing
 
     /// On the gate's cover: the missing file is named, and the gate waits for Enter instead of
     /// retrying silently; Enter looks again.
-    @Test func theGateNamesAMissingServiceFileAndWaitsForEnter() throws {
+    @Test func theGateNamesAMissingServiceFileAndWaitsForEnter() async throws {
         let world = try TestEnvironment()
         let enable = try world.run(["-S", "enable"], input: Self.passcode + "\n")
         #expect(enable.status == 0, "\(enable)")
@@ -181,22 +181,22 @@ import Testing
             """)
         defer { pane.shutdown() }
         let path = world.pamDirectory.appendingPathComponent("touchgate-missing").path
-        let screen = try pane.waitForScreen(containing: "Press Enter to try again.")
+        let screen = try await pane.waitForScreen(containing: "Press Enter to try again.")
         #expect(screen.contains("passcode service file \(path) was not found"), "\(screen)")
-        let gate = try pane.touchgatePID()
-        try pane.waitUntilPrompting(gate)
+        let gate = try await pane.touchgatePID()
+        try await pane.waitUntilPrompting(gate)
         let looks = try TerminalKeysTests.count(world, "passcode", "passcodeNotSet")
         #expect(looks == 1)
         try pane.type("Enter")
-        try gateEventually("Enter to look again") { try TerminalKeysTests.count(world, "passcode", "passcodeNotSet") == 2 }
-        try pane.waitUntilPrompting(gate)
+        try await eventually("Enter to look again") { try TerminalKeysTests.count(world, "passcode", "passcodeNotSet") == 2 }
+        try await pane.waitUntilPrompting(gate)
         #expect(try pane.screen().contains("Press Enter to try again."))
         #expect(try world.gateSessionStatus("term-1")?.locked == true)
     }
 
     // MARK: - Item 18: one line when throttled
 
-    @Test func throttledAuthSaysItOnce() throws {
+    @Test func throttledAuthSaysItOnce() async throws {
         let world = try TestEnvironment()
         try world.setConfig("passcode-delays", "0,60")
         // One wrong passcode, then the second try of the evaluation is already throttled.

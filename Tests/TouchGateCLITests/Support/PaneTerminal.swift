@@ -5,6 +5,9 @@ import Testing
 /// pane runs `command` (through `/bin/sh -c`), typed at with `send-keys` and read with
 /// `capture-pane`, in the world's environment (its store, user and PAM stacks through
 /// `TOUCHGATE_PAM_CONFDIR`). Started with an empty signal mask and default dispositions.
+///
+/// Its waits are `async` (``eventually(_:timeout:_:)``): a test that waits for a screen gives its
+/// thread back to the other suites meanwhile, instead of holding one of the few the runner has.
 final class PaneTerminal {
     let world: TestEnvironment
     let socket: String
@@ -51,16 +54,16 @@ final class PaneTerminal {
     }
 
     @discardableResult
-    func waitForScreen(containing text: String, timeout: TimeInterval = 15) throws -> String {
-        try waitForScreen("'\(text)' on the screen", timeout: timeout) { $0.contains(text) }
+    func waitForScreen(containing text: String, timeout: TimeInterval = 15) async throws -> String {
+        try await waitForScreen("'\(text)' on the screen", timeout: timeout) { $0.contains(text) }
     }
 
     /// Waits until `condition` holds for the screen; returns that screen.
     @discardableResult
-    func waitForScreen(_ what: String, timeout: TimeInterval = 15, _ condition: (String) -> Bool) throws -> String {
+    func waitForScreen(_ what: String, timeout: TimeInterval = 15, _ condition: (String) -> Bool) async throws -> String {
         var last = ""
         do {
-            try gateEventually(what, timeout: timeout) {
+            try await eventually(what, timeout: timeout) {
                 last = try screen()
                 return condition(last)
             }
@@ -87,9 +90,9 @@ final class PaneTerminal {
     }
 
     /// The one `touchgate` process under the pane (its command or a job of its shell), once it runs.
-    func touchgatePID(timeout: TimeInterval = 15) throws -> pid_t {
+    func touchgatePID(timeout: TimeInterval = 15) async throws -> pid_t {
         var found: pid_t?
-        try gateEventually("touchgate to run in the pane", timeout: timeout) {
+        try await eventually("touchgate to run in the pane", timeout: timeout) {
             found = Self.descendants(of: try panePID()).first { pid in
                 (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("touchgate") == true
             }
@@ -109,10 +112,10 @@ final class PaneTerminal {
     /// their redraw pipe), as `/proc/PID/syscall` shows; a countdown's or a waiting gate's `poll`
     /// watches one descriptor with a timeout. Only then is a key typed sure not to be discarded
     /// as type-ahead.
-    func waitUntilPrompting(_ pid: pid_t, timeout: TimeInterval = 15) throws {
+    func waitUntilPrompting(_ pid: pid_t, timeout: TimeInterval = 15) async throws {
         var last = ""
         do {
-            try gateEventually("process \(pid) to wait at a prompt", timeout: timeout) {
+            try await eventually("process \(pid) to wait at a prompt", timeout: timeout) {
                 last = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? ""
                 let fields = last.split(separator: " ")
                 // poll (7 on x86_64) or ppoll (271 on x86_64, 73 on aarch64); the second argument is nfds.
@@ -126,5 +129,17 @@ final class PaneTerminal {
         } catch {
             throw TestFailure("\(error); /proc/\(pid)/syscall: \(last); screen:\n\((try? screen()) ?? "")")
         }
+    }
+}
+
+/// Polls `condition` every 50 ms until it holds, or fails after `timeout`; sleeps without holding
+/// a thread (``gateEventually(_:timeout:_:)`` for async tests).
+func eventually(
+    _ what: @autoclosure () -> String, timeout: TimeInterval = 10, _ condition: () throws -> Bool
+) async throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while try !condition() {
+        guard Date() < deadline else { throw TestFailure("timed out after \(timeout) s waiting for \(what())") }
+        try await Task.sleep(for: .milliseconds(50))
     }
 }
