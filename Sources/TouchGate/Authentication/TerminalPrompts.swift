@@ -251,20 +251,25 @@ private let heldStopHandler: @convention(c) (Int32) -> Void = { _ in
     sigaddset(&pending, SIGTSTP)
     pthread_sigmask(SIG_UNBLOCK, &pending, nil)
     raise(SIGTSTP)
-    // Continued (the continue handler has taken the terminal again).
+    // Continued, or never stopped (an orphaned process group): take the terminal again either way.
     pthread_sigmask(SIG_BLOCK, &pending, nil)
     sigaction(SIGTSTP, &ours, nil)
+    retakeHeldTerminal()
     errno = savedErrno
+}
+
+/// Sets the held modes again and wakes the prompt to draw itself again. Async-signal-safe.
+private func retakeHeldTerminal() {
+    let state = HeldTerminal.shared
+    guard state.pointee.descriptor >= 0 else { return }
+    tcsetattr(state.pointee.descriptor, TCSANOW, &state.pointee.held)
+    var byte: UInt8 = 1
+    _ = write(state.pointee.redraw, &byte, 1)
 }
 
 /// SIGCONT: take the terminal again (the shell set its own modes meanwhile) and have the prompt drawn again.
 private let heldContinueHandler: @convention(c) (Int32) -> Void = { _ in
     let savedErrno = errno
-    let state = HeldTerminal.shared
-    if state.pointee.descriptor >= 0 {
-        tcsetattr(state.pointee.descriptor, TCSANOW, &state.pointee.held)
-        var byte: UInt8 = 1
-        _ = write(state.pointee.redraw, &byte, 1)
-    }
+    retakeHeldTerminal()
     errno = savedErrno
 }
