@@ -97,6 +97,8 @@ let conversationFunction: @convention(c) (
         case .answer(var bytes):
             // PAM frees (and the modules wipe) what we hand over; our copy is wiped here.
             let copy = malloc(bytes.count + 1)!.bindMemory(to: CChar.self, capacity: bytes.count + 1)
+            // Kept out of swap where RLIMIT_MEMLOCK allows, like the buffers it was read into.
+            _ = mlock(copy, bytes.count + 1)
             bytes.withUnsafeBytes { source in
                 if let base = source.baseAddress { memcpy(copy, base, bytes.count) }
             }

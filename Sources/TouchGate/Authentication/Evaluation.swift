@@ -153,9 +153,10 @@ struct Evaluation {
 
     /// Records how one try ended and decides what comes next; throws when the evaluation stops.
     ///
-    /// The one place a try's PAM result is read. A try that handed a secret to the stack stays
-    /// counted however it ended (a cancel or end of input at a later prompt of the same stack
-    /// included); only a try that never did is taken back.
+    /// Where a stored try's PAM result is read (the store-less gate counts in memory the same way,
+    /// ``OfflinePasscodeCheck``). A try that handed a secret to the stack stays counted however it
+    /// ended (a cancel or end of input at a later prompt of the same stack included); only a try
+    /// that never did is taken back.
     func settle(_ attempt: Int64, factor: Factor, result: CredentialCheckResult) throws -> TryEnd {
         let user = context.user
         /// A try the conversation ended with `code`: counted when a secret reached the stack.
