@@ -12,7 +12,7 @@ final class ShellHarness {
     let world: TestEnvironment
     let shell: String
     let socket: String
-    /// The pane's command: the shell, or a `/bin/sh` that runs the shell once per entry of `runs`.
+    /// The pane's command: the shell, or a `bash -m -c` that runs it `runs` times, one after the other.
     private(set) var command = ""
     private var serverPID: pid_t?
     static let prompt = "READY$"
@@ -40,8 +40,10 @@ final class ShellHarness {
             try rc.write(toFile: path, atomically: true, encoding: .utf8)
             start = "env -u TMUX -u TMUX_PANE /bin/bash --noprofile --rcfile '\(path)' -i"
         }
-        command = runs == 1 ? "exec \(start)" : Array(repeating: start, count: runs).joined(separator: "; ")
-            + "; echo ALL-SHELLS-ENDED; sleep 600"
+        // Several shells run from a parent with job control, as from an interactive shell: it gives
+        // each the terminal, and takes it back when one dies without handing it back (SIGKILL).
+        let sequence = Array(repeating: start, count: runs).joined(separator: "; ") + "; echo ALL-SHELLS-ENDED; sleep 600"
+        command = runs == 1 ? "exec \(start)" : "exec /bin/bash --norc --noprofile -m -c \"" + sequence.replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     deinit { shutdown() }
