@@ -265,6 +265,8 @@ extension Runner {
             # cleared only after the gate passed; a Ctrl-C before that abandons the command line,
             # and the next prompt's gate still sees the stamp.
             __touchgate_preexec() {
+                # Tab completion runs commands too; it is not a command line.
+                [ -z "${COMP_LINE-}" ] || return "${1:-0}"
                 if [ -n "$__touchgate_prompt_at" ]; then
                     __touchgate_gate --idle-since "$__touchgate_prompt_at"
                     __touchgate_prompt_at=
