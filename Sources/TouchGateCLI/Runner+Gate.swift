@@ -30,12 +30,18 @@ extension Runner {
         if let existing, existing.lifecycle.state == .active, !existing.lifecycle.locked, !options.lockRequest, !idle {
             return .success
         }
-        if existing == nil, !options.lockRequest, !idle { return .success }
+        // A session the store does not know, or one that is not running, is a launch that was not
+        // recorded (the launch event failed, or nothing sent it): while the lock is on it is locked,
+        // never shown on trust. The gate records the launch itself.
+        let launching = existing == nil || existing?.lifecycle.state == .notRunning
 
         let policy = relockPolicy(record, configuration)
         let locked: Bool
         do {
-            locked = try store.updateSession(id, user: name) { session in
+            locked = try store.updateSession(id, user: name, recording: launching ? .didFinishLaunching : nil) { session in
+                if session.lifecycle.state == .notRunning {
+                    _ = try session.lifecycle.handle(.didFinishLaunching, now: now, policy: policy)
+                }
                 if idle, let since = options.idleSince {
                     session.lifecycle.idled(since: since, now: now, policy: policy)
                 } else if session.lifecycle.state == .background || session.lifecycle.isReturning {

@@ -59,13 +59,53 @@ import Testing
         let calls = world.calls("touchgate-biometric")
 
         // No terminal and no input: only the fast path can exit 0 here.
-        for arguments in [["gate", "--session", "term-1"], ["gate", "--session", "never-seen"]] {
-            let result = try Self.runDetached(world, arguments)
-            #expect(result.status == 0, "\(arguments): \(result)")
-        }
+        let result = try Self.runDetached(world, ["gate", "--session", "term-1"])
+        #expect(result.status == 0, "\(result)")
         #expect(try world.gateSessionRow("term-1") == before)
-        #expect(try world.gateSessionRow("never-seen") == "")
         #expect(world.calls("touchgate-biometric") == calls)
+    }
+
+    /// While the lock is on, a session the store does not know (its launch was never recorded:
+    /// the event failed, or nothing sent it) is locked, never shown on trust; so is one whose row
+    /// says it is not running. The gate records the launch itself.
+    @Test func anUnknownOrNotRunningSessionIsLockedWhileTheLockIsOn() throws {
+        let world = try Self.launchedSession()
+        let never = try Self.runDetached(world, ["gate", "--session", "never-seen"])
+        #expect(never.status == 11, "\(never)")
+        #expect(try Self.status(world, "never-seen") == (state: "inactive", locked: true))
+        #expect(try world.gateAuditCount(factor: "lifecycle", outcome: "did-finish-launching") == 2)
+
+        // A session that ended unlocked and whose next launch was not recorded.
+        #expect(try world.run(["-S", "gate", "--session", "term-1"], input: Self.finger + "\n").status == 0)
+        try world.gateEvents(["will-resign-active", "will-terminate"], session: "term-1")
+        #expect(try Self.status(world, "term-1") == (state: "notRunning", locked: false))
+        let ended = try Self.runDetached(world, ["gate", "--session", "term-1"])
+        #expect(ended.status == 11, "\(ended)")
+        #expect(try Self.status(world, "term-1").locked)
+        let unlock = try world.run(["-S", "gate", "--session", "never-seen"], input: Self.finger + "\n")
+        #expect(unlock.status == 0, "\(unlock)")
+        #expect(try Self.status(world, "never-seen") == (state: "active", locked: false))
+    }
+
+    /// A launch on a row an earlier process left behind starts the session afresh: a shell that
+    /// died without will-terminate, or a tmux session id (`tmux-<pid>-$N`) a new server reuses.
+    @Test func aLaunchOverAStaleActiveRowLocks() throws {
+        let world = try Self.launchedSession()
+        #expect(try world.run(["-S", "gate", "--session", "term-1"], input: Self.finger + "\n").status == 0)
+        #expect(try Self.status(world, "term-1") == (state: "active", locked: false))
+        let launch = try world.run(["--json", "event", "did-finish-launching", "--session", "term-1"])
+        #expect(launch.status == 0, "\(launch)")
+        #expect(try Self.status(world, "term-1") == (state: "inactive", locked: true))
+        #expect(try Self.runDetached(world, ["gate", "--session", "term-1"]).status == 11)
+
+        // The tmux session-created hook, for a session id a crashed server's session left active.
+        world.extraEnvironment["TMUX"] = "/tmp/none/default,4242,0"
+        try world.gateEvents(["did-finish-launching"], session: "tmux-4242-$1")
+        #expect(try world.run(["-S", "gate", "--session", "tmux-4242-$1"], input: Self.finger + "\n").status == 0)
+        #expect(try Self.status(world, "tmux-4242-$1") == (state: "active", locked: false))
+        let hook = try world.run(["tmux-hook", "session-created", "", "$1"])
+        #expect(hook.status == 0, "\(hook)")
+        #expect(try Self.status(world, "tmux-4242-$1") == (state: "active", locked: true))
     }
 
     @Test func aLockedSessionNeverPassesWithoutATerminal() throws {
@@ -220,9 +260,12 @@ import Testing
     /// The events each state allows, as iOS's application lifecycle has them.
     static let allowed: [String: [String: String]] = [
         "notRunning": ["did-finish-launching": "inactive"],
-        "inactive": ["did-become-active": "active", "did-enter-background": "background", "will-terminate": "notRunning"],
-        "active": ["will-resign-active": "inactive", "will-terminate": "notRunning"],
-        "background": ["will-enter-foreground": "inactive", "will-terminate": "notRunning"],
+        // A launch is valid in every state: it is a new process, and starts the session afresh.
+        "inactive": ["did-become-active": "active", "did-enter-background": "background", "will-terminate": "notRunning",
+                     "did-finish-launching": "inactive"],
+        "active": ["will-resign-active": "inactive", "will-terminate": "notRunning", "did-finish-launching": "inactive"],
+        "background": ["will-enter-foreground": "inactive", "will-terminate": "notRunning",
+                       "did-finish-launching": "inactive"],
     ]
     static let events = ["did-finish-launching", "will-resign-active", "did-enter-background", "will-enter-foreground",
                          "did-become-active", "will-terminate"]
@@ -351,11 +394,15 @@ import Testing
         let plain = try TestEnvironment.execute("/bin/bash", ["-c", script], environment: world.environment)
         #expect(plain.status == 0, "\(plain)")
         #expect(try Self.status(world, "term-9").state == "notRunning")
-        // Inside tmux the session is the tmux session, shared by every pane: one shell's exit leaves it alone.
+        // Inside tmux the session is the tmux session, shared by every pane, whose lifecycle the
+        // tmux hooks own: a shell neither launches it (that would relock every pane) nor ends it.
         world.extraEnvironment["TOUCHGATE_SESSION"] = nil
         world.extraEnvironment["TMUX"] = "/tmp/none/default,4242,7"
+        try world.gateEvents(["did-finish-launching", "did-become-active"], session: "tmux-4242-$7")
+        let before = try world.gateSessionRow("tmux-4242-$7")
         let inTmux = try TestEnvironment.execute("/bin/bash", ["-c", script], environment: world.environment)
         #expect(inTmux.status == 0, "\(inTmux)")
+        #expect(try world.gateSessionRow("tmux-4242-$7") == before)
         #expect(try Self.status(world, "tmux-4242-$7").state == "active")
     }
 

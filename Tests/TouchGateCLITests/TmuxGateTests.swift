@@ -81,6 +81,7 @@ import Testing
         #expect(hooks.contains("client-session-changed[0] set-option -F lock-command "), "\(hooks)")
         #expect(hooks.contains("client-session-changed[1] lock-client"), "\(hooks)")
         #expect(hooks.contains("client-session-changed[2] run-shell "), "\(hooks)")
+        #expect(hooks.contains("client-session-changed[3] if-shell -F "), "\(hooks)")
         #expect(try tmux.inner("show-options", "-g", "focus-events").stdout.contains("on"))
         #expect(try tmux.inner("show-options", "-g", "lock-after-time").stdout.contains("900"))
     }
@@ -300,6 +301,73 @@ import Testing
         try gateEventually("the gate to end after its terminal hung up") { kill(gate, 0) != 0 }
         try Self.expectLocked(world, id)
         #expect(try world.sqlite("SELECT prompt_pid IS NULL FROM sessions WHERE id = '\(id)'") == "1")
+    }
+
+    /// tmux shows the session whenever its lock-command exits: a gate that is killed (SIGTERM
+    /// ends it with systemCancel, SIGKILL at once) starts again, and the session never shows.
+    @Test(arguments: [SIGTERM, SIGKILL])
+    func killingTheGateNeverShowsTheSession(signal: Int32) throws {
+        let (world, tmux, id) = try Self.lockedSession()
+        defer { tmux.shutdown() }
+        try tmux.attach("s")
+        try Self.waitForGate(tmux)
+        func gatePID(excluding old: pid_t?) throws -> pid_t {
+            var pid: pid_t?
+            try gateEventually("a gate holding \(id)") {
+                pid = pid_t(try world.sqlite("SELECT prompt_pid FROM sessions WHERE id = '\(id)'"))
+                return pid != nil && pid != old && kill(pid!, 0) == 0
+            }
+            return pid!
+        }
+        var gate = try gatePID(excluding: nil)
+        for _ in 0..<2 {
+            #expect(kill(gate, signal) == 0)
+            // Until the next gate holds the terminal, the client shows the notice, never the session.
+            var next: pid_t?
+            try gateEventually("the gate to start again") {
+                let screen = try tmux.screen()
+                if screen.contains(Self.marker) || screen.contains("CLIENT-EXITED") {
+                    throw TestFailure("the session shows after the gate was killed:\n\(screen)")
+                }
+                next = pid_t(try world.sqlite("SELECT prompt_pid FROM sessions WHERE id = '\(id)'"))
+                return next != nil && next != gate && screen.contains("Password:")
+            }
+            gate = try gatePID(excluding: gate)
+            try Self.expectGateHolds(tmux)
+            try Self.expectLocked(world, id)
+        }
+        try Self.unlockWithFinger(tmux)
+        try Self.expectLocked(world, id, false)
+    }
+
+    /// tmux never runs lock-command for a control-mode client (`tmux -C`), so the snippet detaches
+    /// one unless the lock is off.
+    @Test func aControlModeClientIsDetachedWhileTheLockIsOn() throws {
+        let (_, tmux, _) = try Self.lockedSession()
+        defer { tmux.shutdown() }
+        let control = try RunningProcess(["/usr/bin/tmux", "-S", tmux.innerSocket, "-C", "attach-session", "-t", "s"],
+                                         environment: tmux.environment)
+        let result = try control.wait(timeout: 20)
+        #expect(result.stdout.contains("%exit"), "\(result)")
+        #expect(!result.stdout.contains(Self.marker), "\(result)")
+        #expect(try tmux.inner("list-clients", "-F", "#{client_control_mode}").stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+
+        // With the lock off, a control client stays.
+        let open = try TestEnvironment()
+        let plain = try TmuxHarness(world: open)
+        defer { plain.shutdown() }
+        try plain.startInnerSession("s")
+        let stays = try RunningProcess(["/usr/bin/tmux", "-S", plain.innerSocket, "-C", "attach-session", "-t", "s"],
+                                       environment: plain.environment)
+        try gateEventually("the control client to attach") {
+            try plain.inner("list-clients", "-F", "#{client_control_mode}").stdout.contains("1")
+        }
+        // Long enough for the hooks to have run (they run before the client's own commands).
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(stays.isRunning)
+        stays.closeInput()
+        _ = try stays.wait(timeout: 10)
     }
 
     @Test func switchingToAnotherSessionGoesThroughItsGate() throws {

@@ -9,7 +9,8 @@ import TestSupport
 
     @Test func theValidTransitionsAreUIKits() {
         let valid: Set<String> = [
-            "notRunning+did-finish-launching", "inactive+did-become-active", "active+will-resign-active",
+            "notRunning+did-finish-launching", "inactive+did-finish-launching", "active+did-finish-launching",
+            "background+did-finish-launching", "inactive+did-become-active", "active+will-resign-active",
             "inactive+did-enter-background", "background+will-enter-foreground", "inactive+will-terminate",
             "active+will-terminate", "background+will-terminate",
         ]
@@ -41,6 +42,25 @@ import TestSupport
         var open = SessionLifecycle()
         #expect(try open.handle(.didFinishLaunching, now: 0, policy: disabled) == .none)
         #expect(!open.locked)
+    }
+
+    /// A launch on a row an earlier process left behind (it died without will-terminate, or a new
+    /// tmux server reuses its session id) starts the session afresh: inactive, and locked while
+    /// the lock is on, whatever the row said.
+    @Test(arguments: LifecycleState.allCases)
+    func aLaunchStartsAfreshWhateverTheRowSays(state: LifecycleState) throws {
+        for stale in [SessionLifecycle(state: state), SessionLifecycle(state: state, locked: false, backgroundSince: 42)] {
+            var lifecycle = stale
+            #expect(try lifecycle.handle(.didFinishLaunching, now: 100, policy: enabled) == .requireUnlock)
+            #expect(lifecycle == SessionLifecycle(state: .inactive, locked: true), "from \(stale)")
+            // With the lock off it still starts afresh, and never clears a lock it finds.
+            var off = stale
+            _ = try off.handle(.didFinishLaunching, now: 100, policy: disabled)
+            #expect(off == SessionLifecycle(state: .inactive, locked: false))
+            var lockedOff = SessionLifecycle(state: state, locked: true)
+            _ = try lockedOff.handle(.didFinishLaunching, now: 100, policy: disabled)
+            #expect(lockedOff.locked)
+        }
     }
 
     @Test func enteringTheBackgroundCancelsAPendingPromptAndLocks() throws {

@@ -129,8 +129,8 @@ import Testing
         #expect(entries.map(\.outcome) == ["did-finish-launching"] && entries.first?.session == "s1", "\(entries)")
         // A transition the state does not allow changes neither the session nor the log.
         #expect(throws: SessionLifecycle.InvalidTransition.self) {
-            try store.updateSession("s1", user: "alice", recording: .didFinishLaunching) { record in
-                _ = try record.lifecycle.handle(.didFinishLaunching, now: 0, policy: policy)
+            try store.updateSession("s1", user: "alice", recording: .willEnterForeground) { record in
+                _ = try record.lifecycle.handle(.willEnterForeground, now: 0, policy: policy)
             }
         }
         #expect(try store.session("s1")?.lifecycle.state == .inactive)

@@ -49,9 +49,15 @@ public struct SessionLifecycle: Equatable, Sendable {
     }
 
     /// The state each event leads to from each state it is valid in, following UIKit's application lifecycle.
+    ///
+    /// One addition to UIKit's table: `didFinishLaunching` is valid in every state. A launch is a
+    /// new process, so a row that does not say `notRunning` can only be left by an older one that
+    /// died without `willTerminate` (`exec`, SIGKILL, a crash, a tmux server gone with its hooks,
+    /// whose session id a new server reuses). Refusing the launch would let the new process inherit
+    /// the old one's state, unlocked; it starts afresh instead (see ``handle(_:now:policy:)``).
     public static func destination(of event: LifecycleEvent, from state: LifecycleState) -> LifecycleState? {
         switch (state, event) {
-        case (.notRunning, .didFinishLaunching): .inactive
+        case (_, .didFinishLaunching): .inactive
         case (.inactive, .didBecomeActive): .active
         case (.active, .willResignActive): .inactive
         case (.inactive, .didEnterBackground): .background
@@ -69,6 +75,9 @@ public struct SessionLifecycle: Equatable, Sendable {
         state = next
         switch event {
         case .didFinishLaunching:
+            // A fresh start: nothing of an earlier process's absence carries over, and a lock it
+            // left stays (only `unlock()` clears one).
+            backgroundSince = nil
             if policy.enabled { locked = true }
         case .didEnterBackground:
             backgroundSince = now
