@@ -49,12 +49,17 @@ public struct ProcessIdentity: Equatable, Hashable, Sendable, CustomStringConver
             guard read > 0 else { break }
             count += read
         }
-        guard let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        return startTime(statLine: buffer[..<count])
+    }
+
+    /// Field 22 of one `/proc/PID/stat` line.
+    static func startTime(statLine buffer: ArraySlice<UInt8>) -> UInt64? {
+        guard let close = buffer.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         // After ")": " S ppid …": field 3 (state) is the first; field 22 is the 20th.
         var field = 2
         var value: UInt64 = 0
         var inField = false
-        for byte in buffer[(close + 1)..<count] {
+        for byte in buffer[(close + 1)...] {
             if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") {
                 if inField, field == 22 { return value }
                 inField = false
