@@ -160,9 +160,10 @@ public final class Store {
         while true {
             var info = stat()
             let found = buffer.withUnsafeBufferPointer { stat($0.baseAddress!, &info) == 0 }
+            let failure = errno
             let problem: (StoreError.Reason, String)?
             if !found {
-                problem = (.unavailable, "cannot read \(String(cString: buffer).escapedForMessage): \(systemMessage())")
+                problem = (.unavailable, "cannot read \(String(cString: buffer).escapedForMessage): \(systemMessage(failure))")
             } else if (info.st_mode & S_IFMT) != S_IFDIR {
                 problem = (.unavailable, "\(String(cString: buffer).escapedForMessage) is not a directory")
             } else if info.st_uid != user, info.st_uid != 0 {
