@@ -48,7 +48,7 @@ import Testing
         #expect(try !DatabaseMigrator.schema(of: database, matches: DatabaseMigrator.embeddedSchema))
     }
 
-    @Test func version3CopiesTheStoreWideSettingsToEveryKnownUser() throws {
+    @Test func upgradingCopiesTheStoreWideSettingsToEveryKnownUser() throws {
         let path = temporaryStoreFile()
         do {
             let database = try Database(path: path, create: true)

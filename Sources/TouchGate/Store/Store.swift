@@ -68,7 +68,7 @@ public final class Store {
         }
     }
 
-    /// The random id the store was given when it was made (see `migrations/0003_per_user_settings.sql`).
+    /// The random id the store was given when it was made (the `store_identity` table).
     public func storeID() throws(StoreError) -> String {
         let id = try perform { try database.scalar("SELECT id FROM store_identity WHERE singleton = 1")?.string }
         guard let id, !id.isEmpty else {
