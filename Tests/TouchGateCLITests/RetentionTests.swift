@@ -61,7 +61,15 @@ import Testing
         _ = try world.sqlite("UPDATE sessions SET updated = \(month) WHERE id = 'old'")
         // ended-2's own writes pruned ended-1, but not ended-2 itself.
         #expect(try world.sqlite("SELECT id FROM sessions ORDER BY id") == "ended-2\nlive\nold")
+        // A row that only holds a prompt claim (an `auth --session` for a session never launched) stays while claimed.
+        let auth = try world.start(["-S", "auth", "--session", "claimed"])
+        defer { auth.signal(SIGKILL) }
+        try auth.waitForError(containing: "Password:")
         try world.gateEvents(["will-resign-active"], session: "live")
+        #expect(try world.sqlite("SELECT id FROM sessions ORDER BY id") == "claimed\nlive")
+        auth.write("alice-passcode\n")
+        #expect(try auth.wait(timeout: 10).status == 0)
+        try world.gateEvents(["did-become-active"], session: "live")
         #expect(try world.sqlite("SELECT id FROM sessions ORDER BY id") == "live")
     }
 

@@ -23,9 +23,12 @@ extension Store {
     }
 
     /// Deletes session rows that ended (`notRunning`) or were not changed for
-    /// ``sessionRetentionSeconds``, except `id`, which the caller is writing.
+    /// ``sessionRetentionSeconds``, except `id`, which the caller is writing. A `notRunning` row
+    /// that holds a prompt claim stays until the claim is released: a `did-enter-background`
+    /// finds the waiting `auth` through it.
     func pruneSessions(keeping id: String) throws {
-        try database.run("DELETE FROM sessions WHERE id <> ? AND (state = 'notRunning' OR updated < ?)",
-                         .text(id), .real(clock.now - Self.sessionRetentionSeconds))
+        try database.run("""
+            DELETE FROM sessions WHERE id <> ? AND ((state = 'notRunning' AND prompt_pid IS NULL) OR updated < ?)
+            """, .text(id), .real(clock.now - Self.sessionRetentionSeconds))
     }
 }
