@@ -22,7 +22,9 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CPAM", path: "Sources/CPAM"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
-        .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
+        // Links the system's libsqlite3 (a build-time tool): it applies the migrations to an
+        // in-memory database to embed the schema a store must have.
+        .executableTarget(name: "embed-migrations", dependencies: ["CSQLite"], path: "Sources/embed-migrations"),
         .plugin(
             name: "EmbedMigrations",
             capability: .buildTool(),

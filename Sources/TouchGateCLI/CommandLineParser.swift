@@ -8,7 +8,7 @@ public enum CommandLineParser {
     /// An option `touchgate` knows. The raw values follow the order of the long names, which is
     /// the order a usage error names them in.
     private enum Option: Int {
-        case help, idleSince, json, limit, lock, noInteraction, pamConfdir, policy, reason, session, stdin, store, user, version
+        case help, idleSince, json, limit, lock, noInteraction, pamConfdir, policy, reason, session, stdin, store, storeID, user, version
 
         /// The option spelled `name` on the command line (without an `=value`), or `nil`.
         init?(spelled name: String) {
@@ -25,6 +25,7 @@ public enum CommandLineParser {
             case "--session": self = .session
             case "-S", "--stdin": self = .stdin
             case "--store": self = .store
+            case "--store-id": self = .storeID
             case "--user": self = .user
             case "--version": self = .version
             default: return nil
@@ -46,6 +47,7 @@ public enum CommandLineParser {
             case .session: "--session"
             case .stdin: "--stdin"
             case .store: "--store"
+            case .storeID: "--store-id"
             case .user: "--user"
             case .version: "--version"
             }
@@ -53,7 +55,7 @@ public enum CommandLineParser {
 
         var takesValue: Bool {
             switch self {
-            case .idleSince, .limit, .pamConfdir, .policy, .reason, .session, .store, .user: true
+            case .idleSince, .limit, .pamConfdir, .policy, .reason, .session, .store, .storeID, .user: true
             case .help, .json, .lock, .noInteraction, .stdin, .version: false
             }
         }
@@ -61,7 +63,7 @@ public enum CommandLineParser {
         var bit: UInt16 { 1 << rawValue }
 
         /// The options every command accepts.
-        static let global: UInt16 = Option.store.bit | Option.user.bit | Option.json.bit | Option.stdin.bit
+        static let global: UInt16 = Option.store.bit | Option.storeID.bit | Option.user.bit | Option.json.bit | Option.stdin.bit
             | Option.pamConfdir.bit | Option.help.bit | Option.version.bit
 
         /// The options of every command that runs an evaluation.
@@ -75,7 +77,7 @@ public enum CommandLineParser {
     /// (≈ 100,000 instructions for the first dictionary, `callgrind`).
     private struct GivenOptions {
         private(set) var present: UInt16 = 0
-        private var idleSince, limit, pamConfdir, policy, reason, session, store, user: String?
+        private var idleSince, limit, pamConfdir, policy, reason, session, store, storeID, user: String?
 
         func contains(_ option: Option) -> Bool { present & option.bit != 0 }
 
@@ -90,6 +92,7 @@ public enum CommandLineParser {
             case .reason: reason = value
             case .session: session = value
             case .store: store = value
+            case .storeID: storeID = value
             case .user: user = value
             case .help, .json, .lock, .noInteraction, .stdin, .version: break
             }
@@ -104,6 +107,7 @@ public enum CommandLineParser {
             case .reason: reason
             case .session: session
             case .store: store
+            case .storeID: storeID
             case .user: user
             case .help, .json, .lock, .noInteraction, .stdin, .version: nil
             }
@@ -281,6 +285,7 @@ public enum CommandLineParser {
         var invocation = Invocation(command: command)
         invocation.storePath = options[.store]
         invocation.user = options[.user]
+        invocation.storeID = options[.storeID]
         invocation.json = options.contains(.json)
         invocation.answersFromStandardInput = options.contains(.stdin)
         invocation.pamConfigurationDirectory = options[.pamConfdir]
@@ -292,6 +297,14 @@ public enum CommandLineParser {
         try requireNonEmpty(.store)
         try requireNonEmpty(.user)
         try requireNonEmpty(.pamConfdir)
+        if let id = options[.storeID] {
+            // What `touchgate status` shows: lowercase hexadecimal.
+            guard !id.isEmpty, id.utf8.count <= 64,
+                  id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+                throw UsageError("invalid value '\(id.escapedForMessage)' for --store-id: expected the store id that touchgate status shows",
+                                 exitCode: .badValue)
+            }
+        }
         return invocation
     }
 }

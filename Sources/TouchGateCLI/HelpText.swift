@@ -41,7 +41,8 @@ enum HelpText {
 
         options (before or after the command):
           --store PATH       the store (env TOUCHGATE_STORE; default $XDG_STATE_HOME/touchgate/touchgate.sqlite)
-          --user NAME        whose lock (env TOUCHGATE_USER; default the invoking user)
+          --store-id ID      only the store with this id (status shows it); a missing one is not created
+          --user NAME        whose lock and settings (env TOUCHGATE_USER; default the invoking user)
           --json             one JSON object on standard output
           -S, --stdin        read each answer as one line of standard input
           --pam-confdir DIR  read PAM service files from DIR (env TOUCHGATE_PAM_CONFDIR)
@@ -50,20 +51,21 @@ enum HelpText {
         exit codes: 0 success; 1-10 the LAError code negated (1 authenticationFailed, 2 userCancel,
         3 userFallback, 4 systemCancel, 5 passcodeNotSet, 6 biometryNotAvailable, 7 biometryNotEnrolled,
         8 biometryLockout, 9 appCancel, 10 invalidContext); 11 notInteractive; 64 usage; 65 bad value;
-        70 internal error; 74 store unreadable, corrupt, insecure or of a newer schema.
+        70 internal error; 74 store unreadable, corrupt, insecure, of a newer or foreign schema, or not
+        the store --store-id names.
         """
 
     static let commands: [String: String] = [
-        "status": "status\n\nJSON keys: user, store, enabled, enrolled, domainState, biometricFailures, biometryLockedOut,\npasscodeFailures, retryAfterSeconds, schemaVersion, sessions [{id, state, locked}].",
-        "enable": "enable [--reason TEXT] [--no-interaction] [--session ID]\n\nTurns the lock on after a successful device-owner evaluation; otherwise nothing changes.",
-        "disable": "disable [--reason TEXT] [--no-interaction] [--session ID]\n\nTurns the lock off after a successful device-owner evaluation; otherwise nothing changes.",
+        "status": "status\n\nJSON keys: user, store, storeId, enabled, enrolled, domainState, biometricFailures, biometryLockedOut,\npasscodeFailures, retryAfterSeconds, schemaVersion, sessions [{id, state, locked}].",
+        "enable": "enable [--reason TEXT] [--no-interaction] [--session ID]\n\nTurns the lock on after a successful device-owner evaluation; otherwise nothing changes.\nAlready on: success, nothing asked.",
+        "disable": "disable [--reason TEXT] [--no-interaction] [--session ID]\n\nTurns the lock off after a successful device-owner evaluation; otherwise nothing changes.\nAlready off: success, nothing asked.",
         "enroll": "enroll [--reason TEXT]\n\nChecks the passcode, then one biometric success, and records the enrollment.",
         "unenroll": "unenroll [--reason TEXT]\n\nRemoves the enrollment after a passcode success.",
         "auth": "auth [--policy device-owner|biometrics] [--reason TEXT] [--no-interaction] [--session ID]\n\nJSON keys: outcome, code, policy, retryAfterSeconds (when throttled).",
         "can-evaluate": "can-evaluate [--policy device-owner|biometrics]\n\nExit 0 when the policy can be evaluated now; otherwise the outcome's exit code.",
         "reset": "reset [--reason TEXT]\n\nClears the biometric lockout and passcode throttling; needs the passcode unless run as root.",
-        "config": "config get [KEY] | config set KEY VALUE\n\nkeys: max-biometric-failures (1-100, 5), biometric-tries-per-evaluation (1-10, 3),\npasscode-delays (0,0,0,0,0,60,300,900,3600), grace-seconds (0-86400, 0), reuse-seconds (0-300, 0),\nidle-seconds (0-604800, 0), passcode-service (touchgate), biometric-service (touchgate-biometric; empty: off).\nWhile the lock is on, a change that weakens it needs a device-owner success.",
-        "log": "log [--limit N]\n\nThe newest N (default 20) audit entries: time, user, session, policy, factor, outcome.",
+        "config": "config get [KEY] | config set KEY VALUE\n\nkeys: max-biometric-failures (1-100, 5), biometric-tries-per-evaluation (1-10, 3),\npasscode-delays (0,0,0,0,0,60,300,900,3600), grace-seconds (0-86400, 0), reuse-seconds (0-300, 0),\nidle-seconds (0-604800, 0), passcode-service (touchgate), biometric-service (touchgate-biometric; empty: off),\nlog-retention (10-1000000, 1000).\nSettings are per user (--user, TOUCHGATE_USER, else the invoking user). While that user's lock is on,\na change that weakens it needs that user's device-owner success.",
+        "log": "log [--limit N]\n\nThe newest N (default 20) audit entries: time, user, session, policy, factor, outcome;\nfor a configuration change also the key, old and new value, and who changed it.",
         "event": "event EVENT [--session ID]\n\nevents: did-finish-launching, will-resign-active, did-enter-background, will-enter-foreground,\ndid-become-active, will-terminate. An event the session's state does not allow exits 65.",
         "gate": "gate [--session ID] [--lock] [--idle-since EPOCH]\n\nExits 0 at once when the session needs no unlock; otherwise covers the terminal and asks until\na success. --lock: a lock request (tmux lock-command). --idle-since: the shell's idle start.",
         "tmux-conf": "tmux-conf\n\nPrints a snippet for ~/.tmux.conf: lock-command, lock-after-time, hooks.",

@@ -6,6 +6,8 @@ public struct Invocation: Equatable, Sendable {
     public var storePath: String?
     /// `--user NAME`.
     public var user: String?
+    /// `--store-id ID`: the store must exist and have this id (the generated snippets pass it).
+    public var storeID: String?
     /// `--json`: one JSON object on standard output.
     public var json = false
     /// `-S` / `--stdin`: each answer is one line of standard input.

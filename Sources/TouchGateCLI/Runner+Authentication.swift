@@ -24,9 +24,16 @@ extension Runner {
     }
 
     /// `enable` / `disable`: the setting changes only after a successful deviceOwner evaluation.
+    /// Asking for what is already so changes nothing and needs nothing: a success, no prompt.
     func toggle(_ enabled: Bool, _ options: EvaluationOptions) throws -> ExitCode {
         let store = try openStore()
         let name = try user
+        if try store.user(name).enabled == enabled {
+            if !invocation.json {
+                writeLine(STDOUT_FILENO, "touchgate lock for \(name): \(enabled ? "on" : "off") (already)")
+            }
+            return outcome(nil, policy: AuthPolicy.deviceOwner.rawValue, extra: [("enabled", .bool(enabled))])
+        }
         let session = options.session ?? defaultSessionID()
         let context = try makeContext(store: store, session: session, options: options)
         let error = try attempt {

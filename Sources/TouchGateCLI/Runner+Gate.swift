@@ -19,7 +19,7 @@ extension Runner {
             store = try openStore()
             record = try store.user(name)
             guard record.enabled else { return .success }
-            configuration = try store.configuration()
+            configuration = try store.configuration(user: name)
             existing = try store.session(id)
         } catch let error as StoreError {
             return try offlineGate(session: id, user: name, storeError: error)
@@ -170,7 +170,7 @@ struct GateSession {
     /// The header with attempts left and any lockout or throttling.
     func status() throws -> [String] {
         let record = try store.user(user)
-        let configuration = try store.configuration()
+        let configuration = try store.configuration(user: user)
         let lockout = LockoutPolicy(configuration: configuration)
         var lines = runner.header(user: user, session: session)
         if !record.enrolled || configuration.biometricService.isEmpty {

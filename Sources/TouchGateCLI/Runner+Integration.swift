@@ -6,6 +6,9 @@ extension Runner {
     var selfCommand: String {
         var words = [executablePath()]
         if let store = invocation.storePath ?? environment["TOUCHGATE_STORE"] { words += ["--store", store] }
+        // The snippets name the store they were made for: one deleted, moved or replaced later is
+        // damage (the gate then asks for the passcode), not a new store with the lock off.
+        if let id = invocation.storeID ?? (try? openStore().storeID()) { words += ["--store-id", id] }
         if let user = invocation.user ?? environment["TOUCHGATE_USER"] { words += ["--user", user] }
         if let directory = pamConfigurationDirectory {
             words += ["--pam-confdir", directory]

@@ -46,14 +46,15 @@ extension Runner {
     /// Applies `event` to session `id` and carries out its action; throws on an invalid transition.
     @discardableResult
     func apply(_ event: LifecycleEvent, session id: String, store: Store, user name: String) throws -> SessionRecord {
-        let policy = relockPolicy(try store.user(name), try store.configuration())
+        let policy = relockPolicy(try store.user(name), try store.configuration(user: name))
         let now = WallClock().now
         let (action, record) = try store.updateSession(id, user: name, recording: event) { record in
             (try record.lifecycle.handle(event, now: now, policy: policy), record)
         }
-        if action == .cancelPendingPrompt, let owner = record.promptOwner, owner != getpid() {
+        if action == .cancelPendingPrompt, let owner = record.promptOwner, owner.pid != getpid(), owner.isAlive {
             // The prompting process ends its evaluation with appCancel; a gate on a terminal keeps holding it.
-            kill(owner, SIGUSR1)
+            // Checked again just before: a pid whose start time no longer matches is another process.
+            kill(owner.pid, SIGUSR1)
         }
         return record
     }
@@ -69,6 +70,9 @@ func tmuxSessionID(_ value: String) -> String? {
 
 /// A claim on a session's prompt, held while an `auth` waits for an answer, so that a
 /// `did-enter-background` for the session can find it and cancel it.
+///
+/// The claim names this process by pid and start time (``ProcessIdentity``), so that once it is
+/// gone, a process that gets its pid is never signalled or waited for.
 struct PromptRegistration {
     let store: Store
     let session: String?

@@ -6,7 +6,7 @@ extension Runner {
         let store = try openStore()
         let name = try user
         let record = try store.user(name)
-        let configuration = try store.configuration()
+        let configuration = try store.configuration(user: name)
         let lockout = LockoutPolicy(configuration: configuration)
         let lockedOut = lockout.biometricLockedOut(failures: record.biometricFailures)
         let wait = lockout.passcodeRetryAfter(
@@ -24,9 +24,11 @@ extension Runner {
                      ("locked", .bool(session.lifecycle.locked))])
         })
         let schemaVersion = try store.schemaVersion()
+        let storeID = try store.storeID()
         let json = JSONValue.object([
             ("user", .string(name)),
             ("store", .string(store.path)),
+            ("storeId", .string(storeID)),
             ("enabled", .bool(record.enabled)),
             ("enrolled", .bool(record.enrolled)),
             ("domainState", record.domainState.map(JSONValue.string) ?? .null),
@@ -40,6 +42,7 @@ extension Runner {
         var text = """
             user:               \(name)
             store:              \(store.path)
+            store id:           \(storeID)
             lock:               \(record.enabled ? "on" : "off")
             enrolled:           \(record.enrolled ? "yes" : "no")
             biometric failures: \(record.biometricFailures)\(lockedOut ? " (locked out: use the passcode)" : "")
@@ -53,34 +56,42 @@ extension Runner {
         return .success
     }
 
+    /// `config get`: the settings of one user (`--user`, `TOUCHGATE_USER`, the invoking user).
     func configGet(_ key: Configuration.Key?) throws -> ExitCode {
-        let configuration = try openStore().configuration()
+        let name = try user
+        let configuration = try openStore().configuration(user: name)
         let keys = key.map { [$0] } ?? Configuration.Key.allCases
         if invocation.json {
-            writeLine(STDOUT_FILENO, JSONValue.object(keys.map { ($0.rawValue, .string(configuration.value(of: $0))) }).rendered)
+            writeLine(STDOUT_FILENO, JSONValue.object([("user", .string(name))]
+                + keys.map { ($0.rawValue, configuration.jsonValue(of: $0)) }).rendered)
         } else if let key {
             writeLine(STDOUT_FILENO, configuration.value(of: key))
         } else {
+            writeLine(STDOUT_FILENO, "# settings of user \(name.escapedForMessage)")
             for key in keys { writeLine(STDOUT_FILENO, "\(key.rawValue)=\(configuration.value(of: key))") }
         }
         return .success
     }
 
-    /// `config set`: a bad value changes nothing; while the lock is on, weakening needs a deviceOwner success.
+    /// `config set`: changes one user's setting; a bad value changes nothing; while that user's
+    /// lock is on, weakening needs that user's device-owner success.
     func configSet(_ key: Configuration.Key, _ text: String, _ options: EvaluationOptions) throws -> ExitCode {
         let store = try openStore()
-        let current = try store.configuration()
+        let name = try user
+        let current = try store.configuration(user: name)
         var updated = current
         try updated.set(key, to: text)
-        if try store.user(try user).enabled, current.weakens(key, to: updated) {
-            let context = try makeContext(store: store, session: options.session ?? defaultSessionID(), options: options)
+        let session = options.session ?? defaultSessionID()
+        if try store.user(name).enabled, current.weakens(key, to: updated) {
+            let context = try makeContext(store: store, session: session, options: options)
             let error = try attempt {
                 try context.evaluateSynchronously(.deviceOwner, reason: options.reason ?? "weaken the touchgate lock (\(key.rawValue))")
             }
             if let error { return outcome(error, policy: AuthPolicy.deviceOwner.rawValue) }
         }
-        try store.save(key, from: updated)
-        emit(.object([(key.rawValue, .string(updated.value(of: key)))]), text: "\(key.rawValue)=\(updated.value(of: key))")
+        try store.save(key, from: updated, user: name, session: session, actor: invokingUserName())
+        emit(.object([("user", .string(name)), (key.rawValue, updated.jsonValue(of: key))]),
+             text: "\(key.rawValue)=\(updated.value(of: key))")
         return .success
     }
 
@@ -93,12 +104,20 @@ extension Runner {
                     ("session", entry.session.map(JSONValue.string) ?? .null),
                     ("policy", entry.policy.map(JSONValue.string) ?? .null), ("factor", .string(entry.factor)),
                     ("outcome", .string(entry.outcome)), ("code", .int(entry.code)),
+                    ("change", entry.change.map { change in
+                        .object([("key", .string(change.key)), ("old", .string(change.oldValue)),
+                                 ("new", .string(change.newValue)), ("by", change.actor.map(JSONValue.string) ?? .null)])
+                    } ?? .null),
                 ])
             }))]).rendered)
         } else {
             for entry in entries {
-                writeLine(STDOUT_FILENO, [isoTime(entry.time), entry.user, entry.session ?? "-", entry.policy ?? "-",
-                                          entry.factor, entry.outcome].joined(separator: "  "))
+                var fields = [isoTime(entry.time), entry.user, entry.session ?? "-", entry.policy ?? "-", entry.factor, entry.outcome]
+                if let change = entry.change {
+                    fields.append("\(change.key): '\(change.oldValue)' -> '\(change.newValue)'"
+                        + (change.actor.map { " by \($0)" } ?? ""))
+                }
+                writeLine(STDOUT_FILENO, fields.joined(separator: "  "))
             }
         }
         return .success

@@ -103,8 +103,9 @@ struct Runner {
         invocation.answersFromStandardInput ? StandardInputPrompts() : TerminalPrompts()
     }
 
+    /// The store; with `--store-id`, only the store of that id (a missing store is not created).
     func openStore() throws -> Store {
-        try Store(path: try storePath)
+        try Store(path: try storePath, expectedID: invocation.storeID)
     }
 
     /// A context for `user`, answering through the terminal or standard input, with signals

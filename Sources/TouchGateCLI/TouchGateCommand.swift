@@ -12,6 +12,12 @@ public enum TouchGateCommand {
             invocation = try CommandLineParser.parse(arguments)
         } catch {
             printError(error.message)
+            // The command line did not parse, but a `--json` on it still gets its JSON object.
+            if arguments.prefix(while: { $0 != "--" }).contains("--json") {
+                writeLine(STDOUT_FILENO, JSONValue.object([
+                    ("error", .string(error.message)), ("exitCode", .int(Int(error.exitCode.rawValue))),
+                ]).rendered)
+            }
             return error.exitCode
         }
         var runner = Runner(invocation: invocation)

@@ -1,6 +1,9 @@
+import CSQLite
 import Foundation
 
-/// Writes `EmbeddedMigrations.swift`: one `(version, name, sql)` entry per `NNNN_name.sql` file.
+/// Writes `EmbeddedMigrations.swift`: one `(version, name, sql)` entry per `NNNN_name.sql` file,
+/// and `embeddedSchema`: what `sqlite_master` holds once they are applied, which a store must
+/// match exactly (applied here, to an in-memory database, so no process pays for that at run time).
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let outputPath = arguments.first else {
     FileHandle.standardError.write(Data("usage: embed-migrations OUTPUT FILE.sql...\n".utf8))
@@ -33,5 +36,40 @@ for path in arguments.dropFirst() {
     let sql = try String(contentsOfFile: path, encoding: .utf8)
     source += "    EmbeddedMigration(version: \(version), name: \"\(parts[1])\", sql: \(swiftLiteral(sql))),\n"
 }
+source += "]\n"
+
+/// The table `DatabaseMigrator` records migrations in, as it creates it before each one (the
+/// same text: `DatabaseMigratorTests` checks that this schema is the one the migrator makes).
+let migrationsTableSQL = """
+    CREATE TABLE IF NOT EXISTS touchgate_migrations (
+        version    INTEGER PRIMARY KEY NOT NULL,
+        name       TEXT NOT NULL,
+        applied_at REAL NOT NULL
+    )
+    """
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("embed-migrations: \(message)\n".utf8))
+    exit(65)
+}
+var database: OpaquePointer?
+guard sqlite3_open(":memory:", &database) == SQLITE_OK, let database else { fail("cannot open an in-memory database") }
+for path in arguments.dropFirst() {
+    let sql = try String(contentsOfFile: path, encoding: .utf8)
+    for statement in [migrationsTableSQL, sql] where sqlite3_exec(database, statement, nil, nil, nil) != SQLITE_OK {
+        fail("\(path): \(String(cString: sqlite3_errmsg(database)))")
+    }
+}
+var query: OpaquePointer?
+guard sqlite3_prepare_v2(database, "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name", -1, &query, nil)
+    == SQLITE_OK, let query else { fail("cannot read the schema") }
+source += "let embeddedSchema: [EmbeddedSchemaObject] = [\n"
+while sqlite3_step(query) == SQLITE_ROW {
+    func column(_ index: Int32) -> String {
+        sqlite3_column_text(query, index).map { swiftLiteral(String(cString: $0)) } ?? "nil"
+    }
+    source += "    EmbeddedSchemaObject(type: \(column(0)), name: \(column(1)), table: \(column(2)), sql: \(column(3))),\n"
+}
+sqlite3_finalize(query)
+sqlite3_close(database)
 source += "]\n"
 try source.write(toFile: outputPath, atomically: true, encoding: .utf8)

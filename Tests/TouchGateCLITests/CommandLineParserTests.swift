@@ -33,6 +33,18 @@ import TouchGateCLI
         #expect(before.pamConfigurationDirectory == nil)
     }
 
+    @Test func storeIDIsAGlobalOptionOfLowercaseHex() throws {
+        let id = "0123456789abcdef0123456789abcdef"
+        for arguments in [["--store-id", id, "gate"], ["gate", "--store-id=\(id)"], ["status", "--store-id", id]] {
+            #expect(try parse(arguments).storeID == id, "\(arguments)")
+        }
+        #expect(try parse(["status"]).storeID == nil)
+        for bad in ["", "ABC", "xyz", String(repeating: "a", count: 65)] {
+            #expect(failure(["--store-id", bad, "status"])?.exitCode == .badValue, "'\(bad)'")
+        }
+        #expect(failure(["status", "--store-id"])?.exitCode == .usage)
+    }
+
     @Test func equalsFormGivesTheSameValues() throws {
         let equals = try parse(["--store=/x/y.sqlite", "auth", "--policy=biometrics", "--reason=unlock it",
                                 "--user=alice", "--pam-confdir=/etc/x"])

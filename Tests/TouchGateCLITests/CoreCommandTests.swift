@@ -71,7 +71,7 @@ import Testing
     @Test func badConfigValuesExit65AndChangeNothing() throws {
         let world = try TestEnvironment()
         try world.setConfig("max-biometric-failures", "4")
-        let before = try world.sqlite("SELECT key || '=' || value FROM config ORDER BY key")
+        let before = try world.sqlite("SELECT user || ':' || key || '=' || value FROM user_config ORDER BY user, key")
         let getBefore = try world.run(["--json", "config", "get"])
         #expect(getBefore.status == 0, "\(getBefore)")
         for (key, value) in Self.badValues {
@@ -81,11 +81,11 @@ import Testing
             #expect(result.stderrLines.count == 1, "\(result)")
             #expect(result.stdout.isEmpty, "\(result)")
         }
-        #expect(try world.sqlite("SELECT key || '=' || value FROM config ORDER BY key") == before)
+        #expect(try world.sqlite("SELECT user || ':' || key || '=' || value FROM user_config ORDER BY user, key") == before)
         let getAfter = try world.run(["--json", "config", "get"])
         #expect(getAfter.stdout == getBefore.stdout)
-        #expect(getAfter.json?["max-biometric-failures"] as? String == "4")
-        #expect(getAfter.json?["reuse-seconds"] as? String == "0")
+        #expect(getAfter.json?["max-biometric-failures"] as? Int == 4)
+        #expect(getAfter.json?["reuse-seconds"] as? Int == 0)
     }
 
     @Test func unknownConfigKeyExits65() throws {
@@ -96,21 +96,24 @@ import Testing
         #expect(set.stderrLines.count == 1, "\(set)")
         let get = try world.run(["config", "get", "max-failures"])
         #expect(get.status == 65, "\(get)")
-        #expect(try world.sqlite("SELECT count(*) FROM config") == "0")
+        #expect(try world.sqlite("SELECT count(*) FROM user_config") == "0")
     }
 
     @Test func configGetShowsDefaultsAndSetValues() throws {
         let world = try TestEnvironment()
         let defaults = try world.run(["--json", "config", "get"])
-        #expect(defaults.json?["max-biometric-failures"] as? String == "5")
-        #expect(defaults.json?["biometric-tries-per-evaluation"] as? String == "3")
-        #expect(defaults.json?["passcode-delays"] as? String == "0,0,0,0,0,60,300,900,3600")
+        #expect(defaults.json?["user"] as? String == "alice")
+        #expect(defaults.json?["max-biometric-failures"] as? Int == 5)
+        #expect(defaults.json?["biometric-tries-per-evaluation"] as? Int == 3)
+        #expect(defaults.json?["passcode-delays"] as? [Int] == [0, 0, 0, 0, 0, 60, 300, 900, 3600])
         #expect(defaults.json?["passcode-service"] as? String == "touchgate")
         #expect(defaults.json?["biometric-service"] as? String == "touchgate-biometric")
-        #expect(defaults.json?["reuse-seconds"] as? String == "0")
+        #expect(defaults.json?["reuse-seconds"] as? Int == 0)
+        #expect(defaults.json?["log-retention"] as? Int == 1000)
         let set = try world.run(["--json", "config", "set", "reuse-seconds", "300"])
         #expect(set.status == 0, "\(set)")
-        #expect(set.json?["reuse-seconds"] as? String == "300")
+        #expect(set.json?["reuse-seconds"] as? Int == 300)
+        #expect(set.json?["user"] as? String == "alice")
         let get = try world.run(["config", "get", "reuse-seconds"])
         #expect(get.stdout == "300\n", "\(get)")
     }

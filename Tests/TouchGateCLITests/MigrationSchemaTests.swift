@@ -71,7 +71,11 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         try world.sqliteScript(sql + """
-            ;CREATE TABLE touchgate_migrations (version INTEGER PRIMARY KEY NOT NULL, name TEXT NOT NULL, applied_at REAL NOT NULL);
+            ;CREATE TABLE IF NOT EXISTS touchgate_migrations (
+                version    INTEGER PRIMARY KEY NOT NULL,
+                name       TEXT NOT NULL,
+                applied_at REAL NOT NULL
+            );
             INSERT INTO touchgate_migrations VALUES (\(first.version), '\(first.name)', 0);
             INSERT INTO users (name, enabled) VALUES ('alice', 1);
             PRAGMA user_version = \(first.version);

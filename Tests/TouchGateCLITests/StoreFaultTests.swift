@@ -109,7 +109,7 @@ import Testing
     @Test func invalidStoredSettingIsRefused() throws {
         let world = try TestEnvironment()
         _ = try world.statusJSON()
-        _ = try world.sqlite("INSERT INTO config (key, value) VALUES ('max-biometric-failures', 'lots')")
+        _ = try world.sqlite("INSERT INTO user_config (user, key, value) VALUES ('alice', 'max-biometric-failures', 'lots')")
         let bytes = world.storeDataBytes()
         let result = try world.run(["-S", "auth"], input: "alice-passcode\n")
         #expect(result.status == 74, "\(result)")

@@ -109,9 +109,9 @@ import Testing
 
     @Test func theStoredReuseSecondsApplyUnlessTheContextSetsItsOwn() async throws {
         let world = try World()
-        var configuration = try world.store.configuration()
+        var configuration = try world.store.configuration(user: "alice")
         configuration.reuseSeconds = 60
-        try world.store.save(.reuseSeconds, from: configuration)
+        try world.store.save(.reuseSeconds, from: configuration, user: "alice", session: nil, actor: nil)
         let context = world.context()
         #expect(context.reuseDuration == nil)
         world.type("alice-passcode")

@@ -8,6 +8,7 @@ import Testing
             .maxBiometricFailures: "5", .biometricTriesPerEvaluation: "3",
             .passcodeDelays: "0,0,0,0,0,60,300,900,3600", .graceSeconds: "0", .reuseSeconds: "0",
             .idleSeconds: "0", .passcodeService: "touchgate", .biometricService: "touchgate-biometric",
+            .logRetention: "1000",
         ]
         for key in Configuration.Key.allCases {
             #expect(configuration.value(of: key) == expected[key], "\(key.rawValue)")
@@ -20,7 +21,7 @@ import Testing
         ("biometric-tries-per-evaluation", "11"), ("grace-seconds", "-1"), ("reuse-seconds", "301"),
         ("idle-seconds", "1e3"), ("passcode-delays", ""), ("passcode-delays", "1,,2"), ("passcode-delays", "-5"),
         ("passcode-delays", "90000"), ("passcode-service", ""), ("passcode-service", "../etc/x"),
-        ("biometric-service", "a b"), ("passcode-service", ".."),
+        ("biometric-service", "a b"), ("passcode-service", ".."), ("log-retention", "9"), ("log-retention", "1000001"),
     ])
     func badValuesAreRejectedAndChangeNothing(name: String, value: String) throws {
         let key = try #require(Configuration.Key(rawValue: name))
@@ -51,6 +52,7 @@ import Testing
         ("passcode-delays", "0,0,0,0,0,60,300,900", true), ("passcode-delays", "0", true),
         ("passcode-service", "other-stack", true), ("biometric-service", "", false),
         ("biometric-service", "touchgate-u2f", true), ("idle-seconds", "60", false),
+        ("log-retention", "20", true), ("log-retention", "5000", false),
     ])
     func weakeningIsRecognised(name: String, value: String, weakens: Bool) throws {
         let key = try #require(Configuration.Key(rawValue: name))
@@ -72,6 +74,16 @@ import Testing
         #expect(current.weakens(.idleSeconds, to: off))
         #expect(current.weakens(.idleSeconds, to: longer))
         #expect(!current.weakens(.idleSeconds, to: shorter))
+    }
+
+    @Test func jsonValuesAreNumbersWhereTheSettingIsANumber() throws {
+        var configuration = Configuration()
+        try configuration.set(.graceSeconds, to: "30")
+        #expect(configuration.jsonValue(of: .graceSeconds).rendered == "30")
+        #expect(configuration.jsonValue(of: .maxBiometricFailures).rendered == "5")
+        #expect(configuration.jsonValue(of: .logRetention).rendered == "1000")
+        #expect(configuration.jsonValue(of: .passcodeDelays).rendered == "[0,0,0,0,0,60,300,900,3600]")
+        #expect(configuration.jsonValue(of: .biometricService).rendered == "\"touchgate-biometric\"")
     }
 
     @Test func messagesStayOnOneLine() {

@@ -33,6 +33,44 @@ import Testing
         #expect(try database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'sessions'")?.int == 1)
     }
 
+    /// The schema the build embedded (the plugin applied `migrations/` to an in-memory database)
+    /// is the one this migrator makes, the table it records migrations in included.
+    @Test func theEmbeddedSchemaIsWhatTheMigratorMakes() throws {
+        let reference = try migrator.referenceSchema()
+        #expect(reference.count == DatabaseMigrator.embeddedSchema.count)
+        for object in reference {
+            #expect(DatabaseMigrator.embeddedSchema.contains(object), "\(object.type) \(object.name)")
+        }
+        let database = try Database(path: temporaryStoreFile(), create: true)
+        try migrator.migrate(database)
+        #expect(try DatabaseMigrator.schema(of: database, matches: DatabaseMigrator.embeddedSchema))
+        try database.execute("CREATE INDEX extra ON users (enabled)")
+        #expect(try !DatabaseMigrator.schema(of: database, matches: DatabaseMigrator.embeddedSchema))
+    }
+
+    @Test func upgradingCopiesTheStoreWideSettingsToEveryKnownUser() throws {
+        let path = temporaryStoreFile()
+        do {
+            let database = try Database(path: path, create: true)
+            #expect(try migrator.prefix(through: 2).migrate(database) == 2)
+            try database.execute("""
+                INSERT INTO users (name, enabled) VALUES ('alice', 1), ('bob', 0);
+                INSERT INTO config (key, value) VALUES ('max-biometric-failures', '3'), ('grace-seconds', '60');
+                INSERT INTO sessions (id, user, state, locked, prompt_pid, updated) VALUES ('s', 'alice', 'inactive', 1, 1, 0);
+                """)
+        }
+        let store = try Store(path: path)
+        for user in ["alice", "bob"] {
+            let configuration = try store.configuration(user: user)
+            #expect(configuration.maxBiometricFailures == 3, "\(user)")
+            #expect(configuration.graceSeconds == 60, "\(user)")
+        }
+        #expect(try store.configuration(user: "carol") == Configuration(), "a user the store never knew gets the defaults")
+        #expect(try store.user("alice").enabled)
+        #expect(try store.storeID().count == 32)
+        #expect(try store.session("s")?.promptOwner == nil, "a claim without a start time names no process for sure")
+    }
+
     @Test func migratingTwiceChangesNothing() throws {
         let database = try Database(path: temporaryStoreFile(), create: true)
         try migrator.migrate(database)

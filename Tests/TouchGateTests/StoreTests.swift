@@ -141,13 +141,14 @@ import Testing
         let store = try Store(path: temporaryStorePath())
         // Inserted in the other order: the report must not depend on how rows or a hash come out.
         for (key, value) in [("reuse-seconds", "never"), ("grace-seconds", "soon"), ("idle-seconds", "60")] {
-            try store.database.run("INSERT INTO config (key, value) VALUES (?, ?)", .text(key), .text(value))
+            try store.database.run("INSERT INTO user_config (user, key, value) VALUES ('alice', ?, ?)", .text(key), .text(value))
         }
-        let error = #expect(throws: StoreError.self) { try store.configuration() }
+        let error = #expect(throws: StoreError.self) { try store.configuration(user: "alice") }
         #expect(error?.reason == .invalidSetting)
         #expect(error?.description.contains("grace-seconds") == true, "\(String(describing: error))")
-        try store.database.run("DELETE FROM config WHERE key IN ('grace-seconds', 'reuse-seconds')")
-        #expect(try store.configuration().idleSeconds == 60)
+        try store.database.run("DELETE FROM user_config WHERE key IN ('grace-seconds', 'reuse-seconds')")
+        #expect(try store.configuration(user: "alice").idleSeconds == 60)
+        #expect(try store.configuration(user: "bob") == Configuration(), "another user's settings are not alice's")
     }
 
     @Test func sqliteKeepsNoMemoryStatistics() throws {

@@ -89,7 +89,7 @@ public final class AuthContext: @unchecked Sendable {
     /// ``StoreError`` when the store cannot be read.
     public func canEvaluate(_ policy: AuthPolicy) throws {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        let configuration = try store.configuration()
+        let configuration = try store.configuration(user: user)
         let record = try store.user(user)
         let biometric = biometricAvailability(configuration: configuration, record: record)
         switch policy {
@@ -108,7 +108,7 @@ public final class AuthContext: @unchecked Sendable {
     /// ``evaluate(_:reason:)`` on the calling thread, for command-line tools that own their thread.
     public func evaluateSynchronously(_ policy: AuthPolicy, reason: String) throws {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        let configuration = try store.configuration()
+        let configuration = try store.configuration(user: user)
         let record = try store.user(user)
         let settings = state.withLock { $0 }
         let window = settings.reuseDuration ?? Double(configuration.reuseSeconds)
@@ -125,7 +125,7 @@ public final class AuthContext: @unchecked Sendable {
     /// Checks the passcode alone (for `reset`, `unenroll` and enrollment's first step).
     public func verifyPasscode(purpose: String, reason: String) throws {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        var evaluation = makeEvaluation(.deviceOwner, purpose: purpose, reason: reason, configuration: try store.configuration())
+        var evaluation = makeEvaluation(.deviceOwner, purpose: purpose, reason: reason, configuration: try store.configuration(user: user))
         try evaluation.passcodePhase()
     }
 
@@ -133,7 +133,7 @@ public final class AuthContext: @unchecked Sendable {
     /// then records the enrollment, which changes ``domainState``.
     public func enroll(reason: String) throws {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        var evaluation = makeEvaluation(.biometrics, purpose: "enroll", reason: reason, configuration: try store.configuration())
+        var evaluation = makeEvaluation(.biometrics, purpose: "enroll", reason: reason, configuration: try store.configuration(user: user))
         try evaluation.runEnrollment(record: try store.user(user))
         try store.setEnrolled(true, user: user, session: session)
     }

@@ -1,4 +1,7 @@
-/// The store-wide settings, with their defaults, validation and the "does this weaken the lock" rule.
+/// One user's settings, with their defaults, validation and the "does this weaken the lock" rule.
+///
+/// Each user of a store has settings of their own (``Store/configuration(user:)``): one user's
+/// change never reaches another user's lock.
 public struct Configuration: Equatable, Sendable {
     /// A setting's name as the command line spells it.
     public enum Key: String, CaseIterable, Sendable {
@@ -10,6 +13,7 @@ public struct Configuration: Equatable, Sendable {
         case idleSeconds = "idle-seconds"
         case passcodeService = "passcode-service"
         case biometricService = "biometric-service"
+        case logRetention = "log-retention"
 
         var defaultValue: String {
             switch self {
@@ -21,6 +25,7 @@ public struct Configuration: Equatable, Sendable {
             case .idleSeconds: "0"
             case .passcodeService: "touchgate"
             case .biometricService: "touchgate-biometric"
+            case .logRetention: "1000"
             }
         }
     }
@@ -47,6 +52,11 @@ public struct Configuration: Equatable, Sendable {
     public var passcodeService = "touchgate"
     /// Empty means no biometric factor is configured.
     public var biometricService = "touchgate-biometric"
+    /// How many audit entries of the user the store keeps (the newest); see ``Store/pruneAudit(user:)``.
+    public var logRetention = 1000
+
+    /// The fewest audit entries `log-retention` may keep.
+    public static let minimumLogRetention = 10
 
     public init() {}
 
@@ -70,6 +80,23 @@ public struct Configuration: Equatable, Sendable {
         case .idleSeconds: String(idleSeconds)
         case .passcodeService: passcodeService
         case .biometricService: biometricService
+        case .logRetention: String(logRetention)
+        }
+    }
+
+    /// The value of `key` as JSON: a number for a numeric setting, an array of numbers for
+    /// `passcode-delays`, a string for a service name.
+    public func jsonValue(of key: Key) -> JSONValue {
+        switch key {
+        case .maxBiometricFailures: .int(maxBiometricFailures)
+        case .biometricTriesPerEvaluation: .int(biometricTriesPerEvaluation)
+        case .passcodeDelays: .array(passcodeDelays.map(JSONValue.int))
+        case .graceSeconds: .int(graceSeconds)
+        case .reuseSeconds: .int(reuseSeconds)
+        case .idleSeconds: .int(idleSeconds)
+        case .passcodeService: .string(passcodeService)
+        case .biometricService: .string(biometricService)
+        case .logRetention: .int(logRetention)
         }
     }
 
@@ -101,6 +128,7 @@ public struct Configuration: Equatable, Sendable {
         case .idleSeconds: idleSeconds = try integer(in: 0...604_800)
         case .passcodeService: passcodeService = try service(allowEmpty: false)
         case .biometricService: biometricService = try service(allowEmpty: true)
+        case .logRetention: logRetention = try integer(in: Self.minimumLogRetention...1_000_000)
         case .passcodeDelays:
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             let delays = parts.compactMap { Int($0) }.filter { (0...86_400).contains($0) }
@@ -127,6 +155,8 @@ public struct Configuration: Equatable, Sendable {
         // Another stack could be pam_permit: any change but turning the biometric factor off weakens.
         case .passcodeService: newValue.passcodeService != passcodeService
         case .biometricService: !newValue.biometricService.isEmpty && newValue.biometricService != biometricService
+        // Keeping fewer entries erases the record of past attempts.
+        case .logRetention: newValue.logRetention < logRetention
         }
     }
 

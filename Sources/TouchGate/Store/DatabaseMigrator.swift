@@ -5,6 +5,15 @@ struct EmbeddedMigration: Sendable, Hashable {
     let sql: String
 }
 
+/// One row of `sqlite_master` as the embedded migrations leave it (`embeddedSchema`, made at
+/// build time by the EmbedMigrations plugin).
+struct EmbeddedSchemaObject: Equatable, Sendable {
+    let type: String
+    let name: String
+    let table: String
+    let sql: String?
+}
+
 /// Brings a store's schema up to date, one named migration at a time.
 ///
 /// Modeled on GRDB's `DatabaseMigrator`: migrations are ordered by version, each runs in its own
@@ -12,13 +21,72 @@ struct EmbeddedMigration: Sendable, Hashable {
 /// that records a version this binary does not know is refused rather than touched.
 struct DatabaseMigrator: Sendable {
     /// The migrations this binary carries, from `migrations/` at build time.
-    static let embedded = DatabaseMigrator(migrations: embeddedMigrations)
+    static let embedded = DatabaseMigrator(migrations: embeddedMigrations, isEmbedded: true)
 
     let migrations: [EmbeddedMigration]
+    /// This is ``embedded``, whose reference schema each process computes once (``embeddedSchema``).
+    let isEmbedded: Bool
 
-    init(migrations: [EmbeddedMigration]) {
+    init(migrations: [EmbeddedMigration], isEmbedded: Bool = false) {
         self.migrations = migrations.sorted { $0.version < $1.version }
+        self.isEmbedded = isEmbedded
     }
+
+    /// What `sqlite_master` holds, every object SQLite's own included, in a fixed order.
+    static func schema(of database: Database) throws(DatabaseError) -> [EmbeddedSchemaObject] {
+        try database.rows("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").map { row in
+            EmbeddedSchemaObject(type: row[0].string ?? "", name: row[1].string ?? "", table: row[2].string ?? "",
+                                 sql: row[3].string)
+        }
+    }
+
+    /// True when `database`'s `sqlite_master` holds exactly the objects `expected` (type, name,
+    /// table and SQL text), in any order.
+    ///
+    /// Compares the columns in place, without making Swift strings or arrays of them: this
+    /// runs at every open, the gate's fast path included.
+    static func schema(of database: Database, matches expected: [EmbeddedSchemaObject]) throws(DatabaseError) -> Bool {
+        let statement = try database.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master")
+        var count = 0
+        while try statement.step() {
+            count += 1
+            // Names are unique in sqlite_master, so matching each row and the count is matching the set.
+            let found = expected.contains { object in
+                statement.column(1, equals: object.name) && statement.column(0, equals: object.type)
+                    && statement.column(2, equals: object.table) && statement.column(3, equals: object.sql)
+            }
+            guard found else { return false }
+        }
+        return count == expected.count
+    }
+
+    /// The schema these migrations make: that of an in-memory database they were applied to.
+    func referenceSchema() throws(DatabaseError) -> [EmbeddedSchemaObject] {
+        let memory = try Database(path: ":memory:", create: true)
+        do {
+            try migrate(memory)
+        } catch {
+            switch error {
+            case .database(let error): throw error
+            case .newerSchema: throw DatabaseError(resultCode: 1, message: "\(error)")
+            }
+        }
+        return try Self.schema(of: memory)
+    }
+
+    /// The schema ``embedded`` makes, as the build applied it to an in-memory database: a
+    /// store is compared with it at every open, which migrating a database here would make
+    /// several times dearer than the whole gate's fast path.
+    static var embeddedSchema: [EmbeddedSchemaObject] { TouchGate.embeddedSchema }
+
+    /// The table migrations are recorded in, created before each one.
+    static let migrationsTableSQL = """
+        CREATE TABLE IF NOT EXISTS touchgate_migrations (
+            version    INTEGER PRIMARY KEY NOT NULL,
+            name       TEXT NOT NULL,
+            applied_at REAL NOT NULL
+        )
+        """
 
     /// The version a fully migrated database has.
     var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -57,13 +125,7 @@ struct DatabaseMigrator: Sendable {
         if headerVersion == latestVersion, latestVersion > 0 { return headerVersion }
         for migration in migrations {
             try database.transaction(.immediate) {
-                try database.execute("""
-                    CREATE TABLE IF NOT EXISTS touchgate_migrations (
-                        version    INTEGER PRIMARY KEY NOT NULL,
-                        name       TEXT NOT NULL,
-                        applied_at REAL NOT NULL
-                    )
-                    """)
+                try database.execute(Self.migrationsTableSQL)
                 let recorded = try database.scalar("SELECT max(version) FROM touchgate_migrations")?.int ?? 0
                 if recorded > latestVersion {
                     throw Failure.newerSchema(found: recorded, known: latestVersion)

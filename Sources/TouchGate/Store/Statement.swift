@@ -1,4 +1,5 @@
 internal import CSQLite
+import Glibc
 
 // SQLite's "make your own copy of this text now" destructor, which the C header spells as a cast.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -51,6 +52,19 @@ final class Statement {
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
         case SQLITE_NULL: return .null
         default: return .text(sqlite3_column_text(handle, index).map { String(cString: $0) } ?? "")
+        }
+    }
+
+    /// True when `column` holds exactly the text `expected` (NULL for `nil`), compared byte by
+    /// byte without making a Swift string of the column.
+    func column(_ column: Int, equals expected: String?) -> Bool {
+        let index = Int32(column)
+        let type = sqlite3_column_type(handle, index)
+        guard var expected else { return type == SQLITE_NULL }
+        guard type == SQLITE_TEXT, let bytes = sqlite3_column_text(handle, index) else { return false }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return expected.withUTF8 { text in
+            text.count == count && (count == 0 || memcmp(text.baseAddress!, bytes, count) == 0)
         }
     }
 }

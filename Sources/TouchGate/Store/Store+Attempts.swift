@@ -58,7 +58,7 @@ extension Store {
                         """, .real(now), .text(user))
                 }
                 try appendAudit(user: user, session: session, policy: purpose, factor: factor.rawValue,
-                                outcome: "pending", code: 0)
+                                outcome: "pending", code: 0, prune: false)
                 return .admitted(attempt: database.lastInsertedRowID)
             }
         }
@@ -109,6 +109,7 @@ extension Store {
                 }
                 try database.run("UPDATE audit SET outcome = ?, code = ? WHERE id = ?",
                                  .text(outcome), .integer(Int64(code)), .integer(attempt))
+                try pruneAudit(user: user)
             }
         }
     }

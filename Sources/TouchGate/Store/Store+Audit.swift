@@ -8,31 +8,76 @@ public struct AuditEntry: Equatable, Sendable {
     public var factor: String
     public var outcome: String
     public var code: Int
+    /// For a configuration change: the setting, its old and new value, and who changed it.
+    public var change: SettingChange?
+}
+
+/// A configuration change as the audit log records it.
+public struct SettingChange: Equatable, Sendable {
+    public var key: String
+    public var oldValue: String
+    public var newValue: String
+    /// The invoking user who made the change (the entry's `user` is whose setting it is).
+    public var actor: String?
+
+    public init(key: String, oldValue: String, newValue: String, actor: String?) {
+        self.key = key
+        self.oldValue = oldValue
+        self.newValue = newValue
+        self.actor = actor
+    }
 }
 
 extension Store {
-    func appendAudit(user: String, session: String?, policy: String?, factor: String, outcome: String, code: Int) throws {
-        try database.run(
-            "INSERT INTO audit (time, user, session, policy, factor, outcome, code) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            .real(clock.now), .text(user), DatabaseValue(session), DatabaseValue(policy), .text(factor),
-            .text(outcome), .integer(Int64(code)))
+    /// Appends an entry; unless `prune` is false, also deletes `user`'s entries beyond their
+    /// `log-retention` (``pruneAudit(user:)``), in the caller's transaction.
+    ///
+    /// The admission before a credential check passes `prune: false`: its commit is synced
+    /// before PAM runs, and the settlement after PAM prunes instead.
+    func appendAudit(
+        user: String, session: String?, policy: String?, factor: String, outcome: String, code: Int,
+        change: SettingChange? = nil, prune: Bool = true
+    ) throws {
+        if let change {
+            try database.run("""
+                INSERT INTO audit (time, user, session, policy, factor, outcome, code, setting, old_value, new_value, actor)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                .real(clock.now), .text(user), DatabaseValue(session), DatabaseValue(policy), .text(factor),
+                .text(outcome), .integer(Int64(code)), .text(change.key), .text(change.oldValue), .text(change.newValue),
+                DatabaseValue(change.actor))
+        } else {
+            try database.run(
+                "INSERT INTO audit (time, user, session, policy, factor, outcome, code) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                .real(clock.now), .text(user), DatabaseValue(session), DatabaseValue(policy), .text(factor),
+                .text(outcome), .integer(Int64(code)))
+        }
+        if prune { try pruneAudit(user: user) }
     }
 
     /// Records an outcome that needed no credential check (reuse, a refused preflight, a toggle's result).
     public func recordOutcome(user: String, session: String?, policy: String?, factor: String, outcome: String, code: Int) throws(StoreError) {
-        try perform { try appendAudit(user: user, session: session, policy: policy, factor: factor, outcome: outcome, code: code) }
+        try perform {
+            try database.transaction(.immediate) {
+                try appendAudit(user: user, session: session, policy: policy, factor: factor, outcome: outcome, code: code)
+            }
+        }
     }
 
     /// The newest `limit` entries, oldest first.
     public func auditEntries(limit: Int) throws(StoreError) -> [AuditEntry] {
         try perform {
             try database.rows("""
-                SELECT id, time, user, session, policy, factor, outcome, code FROM
+                SELECT id, time, user, session, policy, factor, outcome, code, setting, old_value, new_value, actor FROM
                     (SELECT * FROM audit ORDER BY id DESC LIMIT ?) ORDER BY id
                 """, .integer(Int64(limit))).map { row in
                 AuditEntry(id: Int64(row[0].int ?? 0), time: row[1].double ?? 0, user: row[2].string ?? "",
                            session: row[3].string, policy: row[4].string, factor: row[5].string ?? "",
-                           outcome: row[6].string ?? "", code: row[7].int ?? 0)
+                           outcome: row[6].string ?? "", code: row[7].int ?? 0,
+                           change: row[8].string.map { key in
+                               SettingChange(key: key, oldValue: row[9].string ?? "", newValue: row[10].string ?? "",
+                                             actor: row[11].string)
+                           })
             }
         }
     }

@@ -1,13 +1,13 @@
 extension Store {
-    /// The settings, with defaults for keys never set.
+    /// `user`'s settings, with defaults for keys never set for them.
     ///
     /// Applied row by row in key order, so that of two bad values the same one is always
     /// reported, and without a dictionary, which costs every process that reads the settings
     /// the runtime's set-up of its first one.
-    public func configuration() throws(StoreError) -> Configuration {
+    public func configuration(user: String) throws(StoreError) -> Configuration {
         try perform {
             var configuration = Configuration()
-            for row in try database.rows("SELECT key, value FROM config ORDER BY key") {
+            for row in try database.rows("SELECT key, value FROM user_config WHERE user = ? ORDER BY key", .text(user)) {
                 if let name = row[0].string, let key = Configuration.Key(rawValue: name), let value = row[1].string {
                     try configuration.set(key, to: value)
                 }
@@ -16,12 +16,27 @@ extension Store {
         }
     }
 
-    /// Stores `configuration`'s value for `key`.
-    public func save(_ key: Configuration.Key, from configuration: Configuration) throws(StoreError) {
+    /// Stores `configuration`'s value for `key` as `user`'s, and records the change (the old and
+    /// new value, and `actor`, who made it) in the audit log, in one transaction.
+    ///
+    /// - Returns: the value it replaced.
+    @discardableResult
+    public func save(
+        _ key: Configuration.Key, from configuration: Configuration, user: String, session: String?, actor: String?
+    ) throws(StoreError) -> String {
         try perform {
-            try database.run(
-                "INSERT INTO config (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                .text(key.rawValue), .text(configuration.value(of: key)))
+            try database.transaction(.immediate) {
+                let old = try database.scalar("SELECT value FROM user_config WHERE user = ? AND key = ?",
+                                              .text(user), .text(key.rawValue))?.string ?? key.defaultValue
+                let new = configuration.value(of: key)
+                try database.run("""
+                    INSERT INTO user_config (user, key, value) VALUES (?, ?, ?)
+                    ON CONFLICT (user, key) DO UPDATE SET value = excluded.value
+                    """, .text(user), .text(key.rawValue), .text(new))
+                try appendAudit(user: user, session: session, policy: "config", factor: "setting", outcome: "changed",
+                                code: 0, change: SettingChange(key: key.rawValue, oldValue: old, newValue: new, actor: actor))
+                return old
+            }
         }
     }
 }

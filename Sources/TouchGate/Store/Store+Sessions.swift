@@ -5,8 +5,9 @@ public struct SessionRecord: Equatable, Sendable {
     public var id: String
     public var user: String
     public var lifecycle: SessionLifecycle
-    /// The process prompting for this session right now, if it is still alive.
-    public var promptOwner: Int32?
+    /// The process prompting for this session right now, if it is still alive (the same pid
+    /// and start time as when it claimed the prompt).
+    public var promptOwner: ProcessIdentity?
     public var promptKind: String?
 }
 
@@ -26,15 +27,21 @@ extension Store {
 
     private func readSession(_ id: String) throws -> SessionRecord? {
         guard let row = try database.rows("""
-            SELECT user, state, locked, background_since, prompt_pid, prompt_kind FROM sessions WHERE id = ?
+            SELECT user, state, locked, background_since, prompt_pid, prompt_kind, prompt_start FROM sessions WHERE id = ?
             """, .text(id)).first else { return nil }
         // An unknown state text means a damaged row: treat it as locked rather than guess.
         let state = row[1].string.flatMap(LifecycleState.init(rawValue:))
         let lifecycle = SessionLifecycle(
             state: state ?? .inactive, locked: state == nil || row[2].int != 0, backgroundSince: row[3].double)
-        let owner = row[4].int.map { Int32(truncatingIfNeeded: $0) }
+        // A claim counts only while its process runs: the same pid with the same start time. A
+        // claim without a start time (an older touchgate's) names no process for sure.
+        var owner: ProcessIdentity?
+        if let pid = row[4].int, let start = row[6].int, start >= 0 {
+            let claimed = ProcessIdentity(pid: Int32(truncatingIfNeeded: pid), startTime: UInt64(start))
+            if claimed.isAlive { owner = claimed }
+        }
         return SessionRecord(id: id, user: row[0].string ?? "", lifecycle: lifecycle,
-                             promptOwner: owner.flatMap { processIsAlive($0) ? $0 : nil }, promptKind: row[5].string)
+                             promptOwner: owner, promptKind: owner == nil ? nil : row[5].string)
     }
 
     /// Reads, changes and writes one session in a single `BEGIN IMMEDIATE` transaction.
@@ -55,15 +62,19 @@ extension Store {
                                     outcome: event.rawValue, code: 0)
                 }
                 try database.run("""
-                    INSERT INTO sessions (id, user, state, locked, background_since, prompt_pid, prompt_kind, updated)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO sessions (id, user, state, locked, background_since, prompt_pid, prompt_kind, prompt_start, updated)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET user = excluded.user, state = excluded.state,
                         locked = excluded.locked, background_since = excluded.background_since,
-                        prompt_pid = excluded.prompt_pid, prompt_kind = excluded.prompt_kind, updated = excluded.updated
+                        prompt_pid = excluded.prompt_pid, prompt_kind = excluded.prompt_kind,
+                        prompt_start = excluded.prompt_start, updated = excluded.updated
                     """, .text(record.id), .text(record.user), .text(record.lifecycle.state.rawValue),
                     DatabaseValue(record.lifecycle.locked), DatabaseValue(record.lifecycle.backgroundSince),
-                    record.promptOwner.map { DatabaseValue.integer(Int64($0)) } ?? .null,
-                    DatabaseValue(record.promptKind), .real(clock.now))
+                    record.promptOwner.map { DatabaseValue.integer(Int64($0.pid)) } ?? .null,
+                    DatabaseValue(record.promptKind),
+                    record.promptOwner.map { DatabaseValue.integer(Int64(bitPattern: $0.startTime)) } ?? .null,
+                    .real(clock.now))
+                try pruneSessions(keeping: record.id)
                 return result
             }
         } catch let error as DatabaseError {
@@ -72,44 +83,46 @@ extension Store {
         }
     }
 
-    /// Records `pid` as the process prompting for `session`, unless another live process already is.
+    /// Records process `pid` (with its start time) as the one prompting for `session`, unless
+    /// another live process already is.
     ///
-    /// Returns the live owner that holds the session, or `nil` when `pid` now owns it. A dead
-    /// owner's claim is cleaned up here.
+    /// Returns the pid of the live owner that holds the session, or `nil` when `pid` now owns
+    /// it. A dead owner's claim, or one whose pid now names another process (a different start
+    /// time), is cleared here. A process that cannot be named (gone from `/proc`) claims nothing.
     public func claimPrompt(session: String, user: String, pid: Int32, kind: String) throws -> Int32? {
-        try updateSession(session, user: user) { record in
-            if let owner = record.promptOwner, owner != pid { return owner }
-            record.promptOwner = pid
-            record.promptKind = kind
+        let claimant = ProcessIdentity.of(pid)
+        return try updateSession(session, user: user) { record in
+            if let owner = record.promptOwner, owner != claimant { return owner.pid }
+            record.promptOwner = claimant
+            record.promptKind = claimant == nil ? nil : kind
             return nil
         }
     }
 
     /// Gives up `pid`'s claim on `session`'s prompt.
     public func releasePrompt(session: String, pid: Int32) throws(StoreError) {
+        guard let owner = ProcessIdentity.of(pid) else { return }
         try perform {
-            try database.run("UPDATE sessions SET prompt_pid = NULL, prompt_kind = NULL WHERE id = ? AND prompt_pid = ?",
-                             .text(session), .integer(Int64(pid)))
+            try database.run("""
+                UPDATE sessions SET prompt_pid = NULL, prompt_kind = NULL, prompt_start = NULL
+                WHERE id = ? AND prompt_pid = ? AND prompt_start = ?
+                """, .text(session), .integer(Int64(owner.pid)), .integer(Int64(bitPattern: owner.startTime)))
         }
     }
 }
 
-/// True when a process with this id exists (even one we may not signal).
-///
-/// The corresponding C function is `kill` with signal 0.
-func processIsAlive(_ pid: Int32) -> Bool {
-    guard pid > 0 else { return false }
-    return kill(pid, 0) == 0 || errno == EPERM
-}
-
 extension Store {
-    /// Remembers that tmux client `client` now shows `session`.
+    /// Remembers that tmux client `client` now shows `session`, and forgets clients not seen for
+    /// ``sessionRetentionSeconds`` (a tmux server that was killed never reports their detach).
     public func attachClient(_ client: String, to session: String) throws(StoreError) {
         try perform {
-            try database.run("""
-                INSERT INTO tmux_clients (client, session, updated) VALUES (?, ?, ?)
-                ON CONFLICT (client) DO UPDATE SET session = excluded.session, updated = excluded.updated
-                """, .text(client), .text(session), .real(clock.now))
+            try database.transaction(.immediate) {
+                try database.run("""
+                    INSERT INTO tmux_clients (client, session, updated) VALUES (?, ?, ?)
+                    ON CONFLICT (client) DO UPDATE SET session = excluded.session, updated = excluded.updated
+                    """, .text(client), .text(session), .real(clock.now))
+                try database.run("DELETE FROM tmux_clients WHERE updated < ?", .real(clock.now - Self.sessionRetentionSeconds))
+            }
         }
     }
 

@@ -28,16 +28,28 @@ public final class Store {
     }
 
     /// Opens the store at `path`, creating it (0600, in a 0700 directory) and migrating its schema.
-    public convenience init(path: String, clock: any Clock = WallClock()) throws(StoreError) {
-        try self.init(path: path, clock: clock, migrator: .embedded)
+    ///
+    /// With `expectedID` (the id a generated integration snippet carries), a missing store is
+    /// not created and a store with another id is refused: either means the store the lock was
+    /// set up with was deleted, moved or replaced.
+    public convenience init(path: String, expectedID: String? = nil, clock: any Clock = WallClock()) throws(StoreError) {
+        try self.init(path: path, clock: clock, migrator: .embedded, expectedID: expectedID)
     }
 
-    init(path: String, clock: any Clock, migrator: DatabaseMigrator) throws(StoreError) {
+    init(path: String, clock: any Clock, migrator: DatabaseMigrator, expectedID: String? = nil) throws(StoreError) {
         self.path = path
         self.clock = clock
-        try Self.prepareDirectory(for: path)
+        if let expectedID {
+            var info = stat()
+            if stat(path, &info) != 0, errno == ENOENT {
+                throw StoreError(path: path, reason: .wrongStore, detail:
+                    "does not exist, but the integration that ran touchgate expects store \(expectedID): it was deleted or moved")
+            }
+        }
+        try Self.prepareDirectory(for: path, create: expectedID == nil)
         try Self.createIfMissing(at: path, migrator: migrator)
         try Self.checkFile(at: path)
+        try Self.checkRealDirectories(of: path)
         do {
             database = try Database(path: path, create: false)
             try database.execute("PRAGMA synchronous = FULL")
@@ -46,6 +58,53 @@ public final class Store {
             throw StoreError(path: path, error)
         }
         try Self.migrate(database, path: path, with: migrator)
+        try Self.verifySchema(of: database, path: path, against: migrator)
+        if let expectedID {
+            let found = try storeID()
+            guard found == expectedID else {
+                throw StoreError(path: path, reason: .wrongStore, detail:
+                    "is store \(found), but the integration that ran touchgate expects store \(expectedID): it was replaced")
+            }
+        }
+    }
+
+    /// The random id the store was given when it was made (the `store_identity` table).
+    public func storeID() throws(StoreError) -> String {
+        let id = try perform { try database.scalar("SELECT id FROM store_identity WHERE singleton = 1")?.string }
+        guard let id, !id.isEmpty else {
+            throw StoreError(path: path, reason: .corrupt, detail: "has no store id")
+        }
+        return id
+    }
+
+    /// Refuses a store whose schema holds anything the migrations did not make (a trigger, a
+    /// view, an index, a table) or differs from it: such an object could change the counters
+    /// behind touchgate's back.
+    ///
+    /// Compares `sqlite_master` (type, name, table, SQL) with what the same migrations made in an
+    /// in-memory database when touchgate was built (``DatabaseMigrator/embeddedSchema``).
+    private static func verifySchema(of database: Database, path: String, against migrator: DatabaseMigrator) throws(StoreError) {
+        let expected: [EmbeddedSchemaObject]
+        let found: [EmbeddedSchemaObject]
+        do {
+            expected = try migrator.isEmbedded ? DatabaseMigrator.embeddedSchema : migrator.referenceSchema()
+            if try DatabaseMigrator.schema(of: database, matches: expected) { return }
+            found = try DatabaseMigrator.schema(of: database)
+        } catch {
+            throw StoreError(path: path, error)
+        }
+        func describe(_ object: EmbeddedSchemaObject) -> String {
+            "\(object.type) '\(object.name.escapedForMessage)'"
+        }
+        if let foreign = found.first(where: { !expected.contains($0) }) {
+            let known = expected.contains { $0.type == foreign.type && $0.name == foreign.name }
+            throw StoreError(path: path, reason: .foreignSchema, detail: known
+                ? "its \(describe(foreign)) differs from what touchgate's migrations made; restore a backup or move the store away"
+                : "holds \(foreign.type == "index" ? "an" : "a") \(describe(foreign)) that touchgate's migrations did not make; remove it or move the store away")
+        }
+        let missing = expected.first { !found.contains($0) }
+        throw StoreError(path: path, reason: .foreignSchema, detail:
+            "lacks the \(missing.map(describe) ?? "schema") touchgate's migrations made; restore a backup or move the store away")
     }
 
     private static func migrate(_ database: Database, path: String, with migrator: DatabaseMigrator) throws(StoreError) {
@@ -63,22 +122,77 @@ public final class Store {
         }
     }
 
-    /// Creates the store's directories (0700) and refuses a directory others could write to,
-    /// where they could replace the file.
-    static func prepareDirectory(for path: String) throws(StoreError) {
+    /// Creates the store's directories (0700) unless `create` is false, and checks every
+    /// directory from the store's up to the root (see ``checkDirectories(_:path:)``); a relative
+    /// path is taken from the current directory.
+    static func prepareDirectory(for path: String, create: Bool = true) throws(StoreError) {
         guard !path.isEmpty else { throw StoreError(path: path, reason: .unavailable, detail: "no store path") }
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
-        let directory = String(path[..<slash])
-        try makeDirectories(directory, path: path)
-        var info = stat()
-        guard stat(directory, &info) == 0 else {
-            throw StoreError(path: path, reason: .unavailable, detail: "cannot read \(directory.escapedForMessage): \(systemMessage())")
+        let absolute: String
+        if path.hasPrefix("/") {
+            absolute = path
+        } else {
+            guard let cwd = getcwd(nil, 0) else {
+                throw StoreError(path: path, reason: .unavailable, detail: "cannot tell the current directory: \(systemMessage())")
+            }
+            defer { free(cwd) }
+            absolute = String(cString: cwd) + "/" + path
         }
-        // A sticky directory (like /tmp) lets no one replace another user's file.
-        if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
-            throw StoreError(path: path, reason: .insecurePermissions, detail:
-                "its directory is writable by other users (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 700 on it")
+        let directory = parentDirectory(of: absolute)
+        if create { try makeDirectories(directory, path: path) }
+        try checkDirectories(directory, path: path)
+    }
+
+    /// The directory part of an absolute path ("/" for a file at the root).
+    private static func parentDirectory(of absolute: String) -> String {
+        guard let slash = absolute.lastIndex(of: "/"), slash != absolute.startIndex else { return "/" }
+        return String(absolute[..<slash])
+    }
+
+    /// Checks `directory` and each directory above it as OpenSSH's `StrictModes` does: each must
+    /// belong to this user or root, and none may be writable by group or others unless it is
+    /// sticky (like /tmp, where no one can replace another user's entry). Anyone who could
+    /// rename a directory on the way could put another store in place.
+    static func checkDirectories(_ directory: String, path: String) throws(StoreError) {
+        let user = geteuid()
+        // The directory, then each one above it, by cutting a C string at its last slash.
+        var buffer = Array(directory.utf8CString)
+        var end = buffer.count - 1
+        while true {
+            var info = stat()
+            let found = buffer.withUnsafeBufferPointer { stat($0.baseAddress!, &info) == 0 }
+            let failure = errno
+            let problem: (StoreError.Reason, String)?
+            if !found {
+                problem = (.unavailable, "cannot read \(String(cString: buffer).escapedForMessage): \(systemMessage(failure))")
+            } else if (info.st_mode & S_IFMT) != S_IFDIR {
+                problem = (.unavailable, "\(String(cString: buffer).escapedForMessage) is not a directory")
+            } else if info.st_uid != user, info.st_uid != 0 {
+                problem = (.insecurePermissions,
+                           "directory \(String(cString: buffer).escapedForMessage) belongs to user \(info.st_uid), not to you or root")
+            } else if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
+                problem = (.insecurePermissions, "directory \(String(cString: buffer).escapedForMessage) is writable by other "
+                    + "users (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod go-w on it")
+            } else {
+                problem = nil
+            }
+            if let (reason, detail) = problem { throw StoreError(path: path, reason: reason, detail: detail) }
+            guard end > 1, let slash = buffer[..<end].lastIndex(of: CChar(UInt8(ascii: "/"))) else { return }
+            end = max(slash, 1)
+            buffer[end] = 0
         }
+    }
+
+    /// Checks the directories the store file really lives in, when a symbolic link on the way
+    /// (a directory's, or the file's own) leads somewhere else.
+    static func checkRealDirectories(of path: String) throws(StoreError) {
+        guard let resolved = realpath(path, nil) else {
+            throw StoreError(path: path, reason: .unavailable, detail: systemMessage())
+        }
+        defer { free(resolved) }
+        let real = parentDirectory(of: String(cString: resolved))
+        let absolute = path.hasPrefix("/") ? path : nil
+        if let absolute, parentDirectory(of: absolute) == real { return }
+        try checkDirectories(real, path: path)
     }
 
     /// Creates a new store complete or not at all: migrated under a temporary name in the same

@@ -11,6 +11,10 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case insecurePermissions
         /// A stored setting does not validate.
         case invalidSetting
+        /// The schema holds objects the migrations did not make, or differs from theirs.
+        case foreignSchema
+        /// Not the store the integration was set up with: missing, or another store's id.
+        case wrongStore
     }
 
     public let path: String

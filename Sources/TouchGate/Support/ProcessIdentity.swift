@@ -1,0 +1,80 @@
+import Glibc
+
+/// A process named by its pid and its start time, so that a pid the kernel has since given to
+/// another process is never taken for the one that was recorded.
+///
+/// The start time is field 22 of `/proc/PID/stat` (clock ticks after boot): two processes that
+/// share a pid one after the other never share it.
+public struct ProcessIdentity: Equatable, Hashable, Sendable, CustomStringConvertible {
+    public let pid: Int32
+    public let startTime: UInt64
+
+    public init(pid: Int32, startTime: UInt64) {
+        self.pid = pid
+        self.startTime = startTime
+    }
+
+    /// This process.
+    public static var current: ProcessIdentity? { of(getpid()) }
+
+    /// The process that has `pid` now, or `nil` when there is none (or `/proc` cannot tell).
+    public static func of(_ pid: Int32) -> ProcessIdentity? {
+        guard pid > 0, let start = startTime(of: pid) else { return nil }
+        return ProcessIdentity(pid: pid, startTime: start)
+    }
+
+    /// True while this very process runs (a zombie included): the pid exists and started when
+    /// this one did.
+    public var isAlive: Bool {
+        Self.startTime(of: pid) == startTime
+    }
+
+    public var description: String { "\(pid)" }
+
+    /// Field 22 of `/proc/PID/stat`.
+    ///
+    /// The command name (field 2) is in parentheses and may itself hold spaces and parentheses,
+    /// so the fields are counted from the last `)`.
+    static func startTime(of pid: Int32) -> UInt64? {
+        let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        var count = 0
+        while count < buffer.count {
+            let read = buffer.withUnsafeMutableBytes { bytes in
+                Glibc.read(descriptor, bytes.baseAddress! + count, bytes.count - count)
+            }
+            if read < 0, errno == EINTR { continue }
+            guard read > 0 else { break }
+            count += read
+        }
+        return startTime(statLine: buffer[..<count])
+    }
+
+    /// Field 22 of one `/proc/PID/stat` line.
+    static func startTime(statLine buffer: ArraySlice<UInt8>) -> UInt64? {
+        guard let close = buffer.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        // After ")": " S ppid …": field 3 (state) is the first; field 22 is the 20th.
+        var field = 2
+        var value: UInt64 = 0
+        var inField = false
+        for byte in buffer[(close + 1)...] {
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") {
+                if inField, field == 22 { return value }
+                inField = false
+                continue
+            }
+            if !inField {
+                inField = true
+                field += 1
+                value = 0
+            }
+            if field == 22 {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
+            }
+        }
+        return inField && field == 22 ? value : nil
+    }
+}
