@@ -65,10 +65,10 @@ extension Runner {
             writeLine(STDOUT_FILENO, JSONValue.object([("user", .string(name))]
                 + keys.map { ($0.rawValue, configuration.jsonValue(of: $0)) }).rendered)
         } else if let key {
-            writeLine(STDOUT_FILENO, configuration.value(of: key))
+            writeLine(STDOUT_FILENO, TerminalText.sanitized(configuration.value(of: key)))
         } else {
             writeLine(STDOUT_FILENO, "# settings of user \(name.escapedForMessage)")
-            for key in keys { writeLine(STDOUT_FILENO, "\(key.rawValue)=\(configuration.value(of: key))") }
+            for key in keys { writeLine(STDOUT_FILENO, TerminalText.sanitized("\(key.rawValue)=\(configuration.value(of: key))")) }
         }
         return .success
     }
@@ -117,7 +117,8 @@ extension Runner {
                     fields.append("\(change.key): '\(change.oldValue)' -> '\(change.newValue)'"
                         + (change.actor.map { " by \($0)" } ?? ""))
                 }
-                writeLine(STDOUT_FILENO, fields.joined(separator: "  "))
+                // Stored text (session ids, user names, setting values) may hold anything: never raw.
+                writeLine(STDOUT_FILENO, TerminalText.sanitized(fields.joined(separator: "  ")))
             }
         }
         return .success

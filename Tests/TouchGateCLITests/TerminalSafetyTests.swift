@@ -194,6 +194,26 @@ import Testing
         #expect(try world.gateSessionStatus("term-1")?.locked == true)
     }
 
+    /// Text read back from the store (`log`, `config get`) is printed through the sanitizer too:
+    /// a row planted with escapes (by anything that can write the file) shows them escaped, and
+    /// its JSON escapes C0, DEL and C1 alike.
+    @Test func storedTextIsPrintedEscaped() async throws {
+        let world = try TestEnvironment()
+        #expect(try world.run(["status"]).status == 0)
+        try world.sqliteScript("""
+            INSERT INTO audit (time, user, session, policy, factor, outcome, code)
+            VALUES (0, 'alice', 'planted' || char(27) || '[2J' || char(127) || char(155), 'auth', 'passcode', 'success', 0);
+            """)
+        let text = try world.run(["log"])
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.contains("planted\\u{1b}[2J\\u{7f}\\u{9b}"), "\(text)")
+        #expect(Self.controlBytes(in: text.stdout).isEmpty, "raw control bytes: \(text.stdout.debugDescription)")
+        let json = try world.run(["--json", "log"])
+        #expect(json.status == 0, "\(json)")
+        #expect(json.stdout.contains(#"planted\u001b[2J\u007f\u009b"#), "\(json)")
+        #expect(Self.controlBytes(in: json.stdout).isEmpty, "raw control bytes: \(json.stdout.debugDescription)")
+    }
+
     // MARK: - Item 18: one line when throttled
 
     @Test func throttledAuthSaysItOnce() async throws {

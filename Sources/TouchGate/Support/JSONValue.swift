@@ -36,7 +36,8 @@ public enum JSONValue: Equatable, Sendable {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
+            // C0, DEL and C1 as escapes: JSON output read on a terminal must not act on it.
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)
