@@ -86,6 +86,31 @@ import Testing
         #expect(try world.gateSessionStatus(id).map { $0.state == "active" && !$0.locked } == true)
     }
 
+    // MARK: - Item 9: a deleted store is damage for a shell whose snippet carries its id
+
+    /// The snippet generated once into a file (README's install) names the store's id: after the
+    /// store's directory is removed, a new interactive shell meets the passcode-only gate, runs
+    /// nothing before the passcode, and no new store with the lock off appears.
+    @Test(arguments: shells)
+    func aShellWhoseStoreWasDeletedAsksForThePasscode(shell name: String) throws {
+        let world = try Self.lockedWorld()
+        let shell = try ShellHarness(world: world, shell: name, generatedFile: true)
+        defer { shell.shutdown() }
+        let state = URL(fileURLWithPath: world.storePath).deletingLastPathComponent()
+        try FileManager.default.removeItem(at: state)
+        try shell.start()
+        let screen = try shell.waitForScreen(containing: "only the passcode can unlock")
+        #expect(screen.contains(Self.gateTitle), "\(screen)")
+        try shell.typeLine(Self.mark(world, "ran", "EARLY"))
+        try shell.waitForScreen(containing: "Password:")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(Self.lines(world, "ran").isEmpty, "a command ran before the passcode")
+        #expect(!FileManager.default.fileExists(atPath: world.storePath), "a new store was made")
+        try shell.typeLine(Self.passcode)
+        try shell.waitForScreen(containing: ShellHarness.prompt)
+        #expect(!FileManager.default.fileExists(atPath: world.storePath), "a new store was made")
+    }
+
     // MARK: - Item 2: a new shell never sees an older shell's state
 
     @Test(arguments: shells, ["exec true", "SIGKILL"])

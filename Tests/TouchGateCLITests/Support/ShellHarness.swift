@@ -21,13 +21,23 @@ final class ShellHarness {
     ///   - userLines: the user's own rc lines, before the snippet.
     ///   - runs: how many shells run one after the other on the same terminal (the next starts
     ///     when the previous one ends).
-    init(world: TestEnvironment, shell: String, userLines: String = "", runs: Int = 1) throws {
+    ///   - generatedFile: the rc file sources a snippet generated once, now, into a file (as
+    ///     README installs it), instead of `eval`-ing a new one in every shell.
+    init(world: TestEnvironment, shell: String, userLines: String = "", runs: Int = 1, generatedFile: Bool = false) throws {
         self.world = world
         self.shell = shell
         socket = world.directory.appendingPathComponent("shell-\(shell).sock").path
         let home = world.directory.appendingPathComponent("home-\(shell)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let snippet = "eval \"$('\(TestEnvironment.binary)' shell-init \(shell))\""
+        var snippet = "eval \"$('\(TestEnvironment.binary)' shell-init \(shell))\""
+        if generatedFile {
+            let generated = try TestEnvironment.execute(
+                TestEnvironment.binary, ["shell-init", shell], environment: TmuxHarness.environment(of: world))
+            guard generated.status == 0 else { throw TestFailure("shell-init failed: \(generated)") }
+            let path = home.appendingPathComponent("init.\(shell)").path
+            try generated.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+            snippet = "source '\(path)'"
+        }
         let start: String
         if shell == "zsh" {
             // No end-of-line marker or right prompt: the screen shows only what the test expects.
