@@ -101,12 +101,8 @@ import Testing
         world.storePath = directory + "/touchgate.sqlite"
         try world.enableAndEnroll()
         try lockOut(world)
-        // Hand the store to nobody, and let nobody read the stacks' password files and count calls.
-        for (tool, arguments) in [("/bin/chown", ["-R", "nobody:nogroup", directory]), ("/bin/chmod", ["0777", world.pamDirectory.path])] {
-            let result = try TestEnvironment.execute(tool, arguments, environment: ProcessInfo.processInfo.environment)
-            #expect(result.status == 0, "\(result)")
-        }
-        let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", TestEnvironment.binary]
+        try world.handStoreToNobody()
+        let asNobody = TestEnvironment.asNobody
         let wrong = try RunningProcess.run(asNobody + ["-S", "--json", "reset"], input: Data("bad-1\nbad-2\nbad-3\n".utf8),
                                            environment: world.environment)
         CoreExpect.outcome(wrong, "authenticationFailed", policy: "reset")

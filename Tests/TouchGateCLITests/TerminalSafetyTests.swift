@@ -123,13 +123,8 @@ import Testing
         let directory = world.directory.appendingPathComponent("nobody-state").path
         world.storePath = directory + "/touchgate.sqlite"
         #expect(try world.run(["status"]).status == 0)
-        for (tool, arguments) in [("/bin/chown", ["-R", "nobody:nogroup", directory]),
-                                  ("/bin/chmod", ["0777", world.pamDirectory.path])] {
-            let result = try TestEnvironment.execute(tool, arguments, environment: ProcessInfo.processInfo.environment)
-            #expect(result.status == 0, "\(result)")
-        }
-        let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", TestEnvironment.binary]
-        let auth = try RunningProcess(asNobody + ["-S", "auth"], environment: world.environment)
+        try world.handStoreToNobody()
+        let auth = try RunningProcess(TestEnvironment.asNobody + ["-S", "auth"], environment: world.environment)
         defer { auth.signal(SIGKILL) }
         try auth.waitForError(containing: "Password:")
         let limits = try String(contentsOfFile: "/proc/\(auth.pid)/limits", encoding: .utf8)

@@ -22,6 +22,19 @@ extension TestEnvironment {
         guard enroll.status == 0 else { throw TestFailure("enroll failed: \(enroll)") }
     }
 
+    /// The command line that runs `touchgate` as `nobody` (`setpriv`).
+    static let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", binary]
+
+    /// Hands the store's directory to `nobody` and lets `nobody` read the stacks' password files
+    /// and count calls, for tests that run ``asNobody`` (the test process must be root).
+    func handStoreToNobody() throws {
+        let directory = URL(fileURLWithPath: storePath).deletingLastPathComponent().path
+        for (tool, arguments) in [("/bin/chown", ["-R", "nobody:nogroup", directory]), ("/bin/chmod", ["0777", pamDirectory.path])] {
+            let result = try Self.execute(tool, arguments, environment: ProcessInfo.processInfo.environment)
+            guard result.status == 0 else { throw TestFailure("\(tool) failed: \(result)") }
+        }
+    }
+
     /// Runs `touchgate arguments…` in a new session (`setsid`), so it has no controlling terminal,
     /// with standard input at end of file.
     func runWithoutTerminal(_ arguments: [String], timeout: TimeInterval = 60) throws -> RunResult {
