@@ -200,6 +200,12 @@ import TestSupport
             commands = commands.filter { !["status", "log"].contains($0.arguments.first) }
         }
         try Self.expectRefused(world, detail: "database or disk is full|disk I/O error", commands: commands)
+        // A new shell's launch cannot be recorded: the gate for its unknown session does not open
+        // on the finger either (it can only take the passcode, through the passcode-only gate).
+        let launch = try world.runRaw(["event", "did-finish-launching", "--session", "new-shell"], input: Data())
+        #expect(launch.status == 74, "\(launch)")
+        let unknown = try world.runRaw(["-S", "gate", "--session", "new-shell"], input: Data("alice-finger\n".utf8))
+        #expect(unknown.status != 0, "an unknown session opened: \(unknown)")
 
         // Room again: the store opens, passes its integrity check, and lost nothing.
         try FileManager.default.removeItem(atPath: filler)
