@@ -70,7 +70,7 @@ extension TestEnvironment {
     /// Runs an SQL script (which may begin with a `--` comment) through `sqlite3`'s standard input.
     @discardableResult
     func sqliteScript(_ sql: String, path: String? = nil) throws -> String {
-        let result = try Self.execute("/usr/bin/sqlite3", ["-bail", path ?? storePath], input: sql,
+        let result = try Self.execute("/usr/bin/sqlite3", Self.sqliteWaiting + ["-bail", path ?? storePath], input: sql,
                                       environment: ProcessInfo.processInfo.environment)
         guard result.status == 0, result.stderr.isEmpty else { throw TestFailure("sqlite3 failed: \(result)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

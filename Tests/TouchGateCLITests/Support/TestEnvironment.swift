@@ -114,9 +114,14 @@ final class TestEnvironment: @unchecked Sendable {
         return text.split(separator: "\n").count
     }
 
+    /// `sqlite3` options that wait for a lock instead of failing at once with "database is
+    /// locked": a touchgate process (a gate, a shell's hook) may be writing at the same moment.
+    static let sqliteWaiting = ["-cmd", ".timeout 10000"]
+
     /// Runs SQL through the `sqlite3` command-line tool against the store.
     func sqlite(_ sql: String, path: String? = nil) throws -> String {
-        let result = try Self.execute("/usr/bin/sqlite3", [path ?? storePath, sql], environment: ProcessInfo.processInfo.environment)
+        let result = try Self.execute("/usr/bin/sqlite3", Self.sqliteWaiting + [path ?? storePath, sql],
+                                      environment: ProcessInfo.processInfo.environment)
         guard result.status == 0 else { throw TestFailure("sqlite3 failed: \(result)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
