@@ -62,4 +62,20 @@ import TouchGateCLI
         let command = try world.run(["frob nicate"])
         #expect(command.stderr.hasPrefix("touchgate: unknown command 'frob nicate'"), "\(command)")
     }
+
+    /// No target the executable's build links imports Foundation (`Foundation`,
+    /// `FoundationEssentials`): the `--static-swift-stdlib` build links every executable target
+    /// statically, the build tool `embed-migrations` included, and Foundation's static archive
+    /// brings the linker's warning that "the use of `mktemp' is dangerous" with it.
+    @Test func noBuiltTargetImportsFoundation() throws {
+        let sources = TestEnvironment.packageRoot.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 10)
+        for file in files {
+            let text = try String(contentsOfFile: sources.appendingPathComponent(file).path, encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { $0.hasPrefix("import Foundation") }
+            #expect(imports.isEmpty, "Sources/\(file): \(imports)")
+        }
+    }
 }
