@@ -26,6 +26,10 @@ extension Runner {
         return options
     }
 
+    /// The path of the store the snippets' commands read, as it resolves where they are generated
+    /// (exported to the session as `TOUCHGATE_HOOK_STORE`, see ``openStore()``).
+    var hookStorePath: String? { try? storePath }
+
     /// The `touchgate` command line the generated snippets run, carrying ``bakedOptions``.
     var selfCommand: String {
         let words = [executablePath()] + bakedOptions.flatMap { [$0.option, $0.value] }
@@ -107,6 +111,7 @@ extension Runner {
             # Focus events let client-focus-in/out reach touchgate (will-resign-active / did-become-active);
             # the outer terminal must report focus for them to fire.
             set -g focus-events on
+            \(hookStorePath.map { "# Commands typed in its panes name a new store they make elsewhere.\nset-environment -g TOUCHGATE_HOOK_STORE " + tmuxQuoted($0) } ?? "")
             # Lock after 15 idle minutes (0 turns the idle lock off). The lock runs the gate.
             set -g lock-after-time 900
             # The fallback lock-command; a session gets its own, naming it, whenever a client gets it.
@@ -201,6 +206,9 @@ extension Runner {
                 unset __touchgate_random
             fi
             __touchgate() { \(selfCommand) "$@" "${__touchgate_session[@]}"; }
+            # The store these hooks read: a touchgate command typed here that makes a new store
+            # elsewhere (another TOUCHGATE_STORE) says so.
+            \(hookStorePath.map { "export TOUCHGATE_HOOK_STORE=" + shellQuoted($0) } ?? "")
             # When the prompt was shown after a passed gate; cleared once a command line has passed
             # the preexec hook. A stamp still set at the next prompt (an empty line, or a line cut
             # short by Ctrl-C) still counts its time as idle.

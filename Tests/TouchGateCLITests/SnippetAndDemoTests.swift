@@ -69,3 +69,30 @@ import Testing
         #expect(demo.stdout.contains("Demo finished: every step behaved as expected."), "\(demo.stdout)")
     }
 }
+
+/// A command typed in an integrated shell that makes a new store somewhere else (another
+/// `TOUCHGATE_STORE`) says which store the shell's integration reads; the lock it would turn on
+/// there is one no hook ever reads.
+@Suite(.serialized) struct HookStoreNoticeTests {
+    @Test(arguments: ShellIntegrationTests.shells)
+    func aNewStoreMadeByHandNamesTheStoreTheIntegrationReads(shell name: String) throws {
+        let world = try TestEnvironment()
+        _ = try world.statusJSON()
+        let shell = try ShellHarness(world: world, shell: name)
+        defer { shell.shutdown() }
+        try shell.start()
+        try shell.waitForPrompt()
+        let other = world.directory.appendingPathComponent("other/touchgate.sqlite").path
+        let errors = world.directory.appendingPathComponent("typed.err").path
+        let typed = "TOUCHGATE_STORE='\(other)' '\(TestEnvironment.binary)' status"
+        // Twice: only the run that makes the store says so. The marker is computed, so the
+        // command line echoed at the prompt does not match it.
+        try shell.typeLine("\(typed) >/dev/null 2>'\(errors)'; \(typed) >/dev/null 2>>'\(errors)'; echo TYPED-$((40+2))")
+        try shell.waitForScreen(containing: "TYPED-42")
+        let text = try String(contentsOfFile: errors, encoding: .utf8)
+        #expect(text == "touchgate: made a new store at \(other) (lock off); this session's integration reads the store at \(world.storePath)\n",
+                "\(text)")
+        // The store the integration reads is untouched; the gate and hooks still use it.
+        #expect(FileManager.default.fileExists(atPath: other))
+    }
+}
