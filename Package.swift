@@ -38,12 +38,11 @@ let package = Package(
             plugins: ["EmbedMigrations"]
         ),
         .target(name: "TouchGateCLI", dependencies: ["TouchGate"], path: "Sources/TouchGateCLI"),
-        // Hands the runtime argc/argv from an ELF constructor instead of letting it parse
-        // /proc/self/maps at every start (Sources/CCommandLine/CommandLine.c).
-        .target(name: "CCommandLine", path: "Sources/CCommandLine"),
+        // `prctl(PR_SET_DUMPABLE)` for `main`: Swift cannot call the variadic `prctl` itself.
+        .target(name: "CProcessControl", path: "Sources/CProcessControl"),
         .executableTarget(
             name: "touchgate",
-            dependencies: ["TouchGateCLI", "CCommandLine"],
+            dependencies: ["TouchGateCLI", "CProcessControl"],
             path: "Sources/touchgate",
             linkerSettings: [.unsafeFlags(sqliteLibraryPaths + ["-L", staticCXXLibraryPath] + exportNothing)]
         ),

@@ -6,9 +6,4 @@
 static inline int touchgate_sqlite3_db_config_int(sqlite3 *db, int option, int value) {
     return sqlite3_db_config(db, option, value, (int *)0);
 }
-
-/// sqlite3_config is variadic too: the integer-option form. Only before SQLite initializes.
-static inline int touchgate_sqlite3_config_int(int option, int value) {
-    return sqlite3_config(option, value);
-}
 #endif

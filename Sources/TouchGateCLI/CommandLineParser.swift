@@ -73,8 +73,7 @@ public enum CommandLineParser {
     /// The options given on one command line: which ones, and the values of those that take one.
     ///
     /// Fields and a bit set rather than a dictionary or an array of a type of this module: the
-    /// runtime builds the metadata of either by name at the first use, at every start
-    /// (≈ 100,000 instructions for the first dictionary, `callgrind`).
+    /// runtime builds the metadata of either by name at the first use, at every start.
     private struct GivenOptions {
         private(set) var present: UInt16 = 0
         private var idleSince, limit, pamConfdir, policy, reason, session, store, storeID, user: String?

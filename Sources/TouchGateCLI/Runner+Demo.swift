@@ -77,6 +77,19 @@ extension Runner {
             }
             say("    event \(event.rawValue): session is \(record.lifecycle.state.rawValue)\(record.lifecycle.locked ? ", locked" : "")")
         }
+        /// What `touchgate gate` draws on the alternate screen for the locked session, framed,
+        /// so the walkthrough shows the screen a user meets, not only the prompts.
+        func showCover() throws {
+            let lines = try GateSession(runner: self, store: store, session: session, user: user).status()
+            let width = lines.map(\.count).max() ?? 0
+            say("    the gate covers the terminal (touchgate gate, on the alternate screen):")
+            say("    ┌" + String(repeating: "─", count: width + 2) + "┐")
+            for line in lines {
+                let shown = TerminalText.sanitized(line)
+                say("    │ " + shown + String(repeating: " ", count: max(0, width - shown.count)) + " │")
+            }
+            say("    └" + String(repeating: "─", count: width + 2) + "┘")
+        }
         func unlockSession() throws {
             try store.updateSession(session, user: user) { $0.lifecycle.unlock(); $0.lifecycle.becameVisible() }
             say("    session unlocked and active")
@@ -95,19 +108,24 @@ extension Runner {
         if enrolled != nil { surprises += 1 }
         say("\n▸ Launch the session: it starts locked")
         try event(.didFinishLaunching)
+        try showCover()
         try evaluate("Unlock with the biometric factor", .deviceOwner, [finger], expect: nil, then: unlockSession)
         say("\n▸ Leave the session (grace-seconds is 0)")
         try event(.willResignActive)
         try event(.didEnterBackground)
         say("\n▸ Come back")
         try event(.willEnterForeground)
+        try showCover()
         try evaluate("A wrong try, then Enter for the passcode fallback", .deviceOwner, ["wrong-finger", "", passcode],
                      expect: nil, then: unlockSession)
         try evaluate("Five wrong biometric tries (three per evaluation)", .biometrics, ["bad", "bad", "bad"],
                      expect: .authenticationFailed)
         try evaluate("… and two more", .biometrics, ["bad", "bad", "never-asked"], expect: .biometryLockout)
         try evaluate("Biometrics are locked out now, without asking PAM", .biometrics, [], expect: .biometryLockout)
-        try evaluate("Only the passcode clears the lockout", .deviceOwner, [passcode], expect: nil)
+        say("\n▸ Lock the session (as tmux's lock-command does): the cover says biometrics are locked out")
+        try store.updateSession(session, user: user) { $0.lifecycle.lock(policy: SessionLifecycle.Policy(enabled: true, graceSeconds: 0)) }
+        try showCover()
+        try evaluate("Only the passcode clears the lockout", .deviceOwner, [passcode], expect: nil, then: unlockSession)
         try evaluate("Biometrics work again", .biometrics, [finger], expect: nil)
         say("\nAudit trail:")
         for entry in try store.auditEntries(limit: 50) where entry.factor != "lifecycle" {

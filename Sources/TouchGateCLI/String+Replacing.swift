@@ -2,7 +2,7 @@ extension String {
     /// This string with every `character` in it replaced by `replacement`.
     ///
     /// Not the standard `replacing(_:with:)`: that one lives in `_StringProcessing`, and calling it
-    /// at all links the regex engine (`_StringProcessing` and `_RegexParser`, some 9,000 symbols)
+    /// at all links the regex engine (`_StringProcessing` and `_RegexParser`)
     /// into the static binary, whose metadata every start of `touchgate` then has to relocate.
     func replacingEvery(_ character: Character, with replacement: String) -> String {
         var result = ""

@@ -1,4 +1,4 @@
-import CCommandLine
+import CProcessControl
 import Glibc
 import TouchGateCLI
 

@@ -104,8 +104,13 @@ import Testing
         #expect(try world.adversarialStatus()["passcodeFailures"] as? Int == 1)
     }
 
-    @Test(arguments: ["bob:x", "alice:", "a\nb", "a\rb", "a\u{1B}[2Jb", "a\u{7F}", "../alice", "a/b", "", String(repeating: "u", count: 257)])
-    func badUserNameIsRefusedBeforeAnyCheck(name: String) throws {
+    /// User names that must be refused, shown escaped in the test output.
+    static let badUserNames = ["bob:x", "alice:", "a\nb", "a\rb", "a\u{1B}[2Jb", "a\u{7F}", "../alice", "a/b", "",
+                               String(repeating: "u", count: 257)].map(ShownEscaped.init)
+
+    @Test(arguments: badUserNames)
+    func badUserNameIsRefusedBeforeAnyCheck(shown: ShownEscaped) throws {
+        let name = shown.value
         let world = try TestEnvironment()
         try world.adversarialEnroll()
         let callsBefore = world.allCalls()

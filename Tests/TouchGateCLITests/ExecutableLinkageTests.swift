@@ -5,7 +5,8 @@ import TouchGateCLI
 
 /// How the `touchgate` executable is linked: Debian's static `libsqlite3.a` (`Linker/StaticSQLite`,
 /// so no process pays for loading and binding `libsqlite3.so.0`) unless it was built with
-/// `TOUCHGATE_SHARED_SQLITE=1`, which `touchgate --version` reports; and no exported symbols.
+/// `TOUCHGATE_SHARED_SQLITE=1`, which `touchgate --version` reports; no exported symbols; and none
+/// of the Swift runtime's own functions replaced by the executable.
 @Suite struct ExecutableLinkageTests {
     static let sharedBuild = ProcessInfo.processInfo.environment["TOUCHGATE_SHARED_SQLITE"] == "1"
 
@@ -39,5 +40,42 @@ import TouchGateCLI
         // The toolchain's link would export every public symbol of TouchGate and TouchGateCLI.
         let exported = dynamicSymbols.split(separator: "\n").filter { $0.contains("TouchGate") || $0.contains("_swift_stdlib") }
         #expect(exported.isEmpty, "\(exported.prefix(5))")
+    }
+
+    /// The executable does not replace the Swift runtime's private `argv` functions (as
+    /// `Sources/CCommandLine` once did, to skip the runtime's start-up scan of /proc/self/maps):
+    /// that ties the binary to one toolchain's internals. Where they are defined at all, they are
+    /// the runtime's own (its `CommandLine.cpp` object, static initializer included).
+    @Test func theExecutableReplacesNoRuntimeFunction() throws {
+        let defined = try Toolchain.symbols(TestEnvironment.binary, ["--defined-only"]).split(separator: "\n")
+        let replaced = defined.filter { $0.hasSuffix(" _swift_stdlib_getUnsafeArgvArgc")
+            || $0.hasSuffix(" _swift_stdlib_overrideUnsafeArgvArgc") }
+        let runtimeArgv = defined.contains { $0.hasSuffix(" _GLOBAL__sub_I_CommandLine.cpp") }
+        #expect(replaced.isEmpty || runtimeArgv, "\(replaced)")
+    }
+
+    @Test func touchgateSeesItsArgumentsAsGiven() throws {
+        let world = try TestEnvironment()
+        let result = try world.run(["--ünïcødé option"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr == "touchgate: unknown option '--ünïcødé option'\n", "\(result)")
+        let command = try world.run(["frob nicate"])
+        #expect(command.stderr.hasPrefix("touchgate: unknown command 'frob nicate'"), "\(command)")
+    }
+
+    /// No target the executable's build links imports Foundation (`Foundation`,
+    /// `FoundationEssentials`): the `--static-swift-stdlib` build links every executable target
+    /// statically, the build tool `embed-migrations` included, and Foundation's static archive
+    /// brings the linker's warning that "the use of `mktemp' is dangerous" with it.
+    @Test func noBuiltTargetImportsFoundation() throws {
+        let sources = TestEnvironment.packageRoot.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 10)
+        for file in files {
+            let text = try String(contentsOfFile: sources.appendingPathComponent(file).path, encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { $0.hasPrefix("import Foundation") }
+            #expect(imports.isEmpty, "Sources/\(file): \(imports)")
+        }
     }
 }

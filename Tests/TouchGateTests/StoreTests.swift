@@ -151,14 +151,6 @@ import Testing
         #expect(try store.configuration(user: "bob") == Configuration(), "another user's settings are not alice's")
     }
 
-    @Test func sqliteKeepsNoMemoryStatistics() throws {
-        let store = try Store(path: temporaryStorePath())
-        try store.setEnabled(true, user: "alice", session: nil)
-        #expect(try store.user("alice").enabled)
-        // With statistics on (SQLite's default), this counts every allocation of the open store.
-        #expect(Database.reportedMemoryInUse == 0)
-    }
-
     @Test func aSettlementLeavesCommitsSyncedAgain() throws {
         let store = try Store(path: temporaryStorePath())
         #expect(try store.database.scalar("PRAGMA synchronous")?.int == 2, "FULL")

@@ -10,7 +10,7 @@ extension AuthContext {
     /// Compiled into the modules that call it (`@export(implementation)`), not into this one: a
     /// definition here would link Swift Concurrency and libdispatch into every program built on
     /// this library, the `touchgate` binary included, which never awaits an evaluation and
-    /// whose every start would then relocate their metadata (≈ 0.12 ms of a 1.6 ms start).
+    /// whose every start would then relocate their metadata (measured in bench/RESULTS.md).
     @export(implementation)
     public func evaluate(_ policy: AuthPolicy, reason: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

@@ -4,21 +4,25 @@ import Glibc
 /// error, through ``TerminalText`` (standard error is often a terminal).
 public final class StandardInputPrompts: PromptSource {
     private let reader: LineReader
+    private let output: Int32
 
-    /// Reads answers from `fileDescriptor` (standard input unless another pipe is given).
-    public init(fileDescriptor: Int32 = STDIN_FILENO) {
+    /// Reads answers from `fileDescriptor` (standard input unless another pipe is given) and
+    /// writes prompts and messages to `output` (standard error unless another is given: a
+    /// program that embeds the library, or a test, keeps them off its own terminal).
+    public init(fileDescriptor: Int32 = STDIN_FILENO, output: Int32 = STDERR_FILENO) {
         reader = LineReader(fileDescriptor: fileDescriptor)
+        self.output = output
     }
 
     public func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer {
-        writeAll(STDERR_FILENO, TerminalText.sanitized(prompt, limit: 512))
+        writeAll(output, TerminalText.sanitized(prompt, limit: 512))
         let answer = reader.readLine(interrupter: interrupter)
-        writeAll(STDERR_FILENO, "\n")
+        writeAll(output, "\n")
         return answer
     }
 
     public func show(_ message: String) {
-        writeAll(STDERR_FILENO, TerminalText.sanitized(message) + "\n")
+        writeAll(output, TerminalText.sanitized(message) + "\n")
     }
 }
 

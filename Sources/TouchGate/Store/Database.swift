@@ -27,7 +27,6 @@ final class Database {
     ///
     /// The corresponding C function is `sqlite3_open_v2`.
     init(path: String, create: Bool, busyTimeoutMilliseconds: Int32 = 15_000) throws(DatabaseError) {
-        _ = Self.configured
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
@@ -41,22 +40,6 @@ final class Database {
         self.connection = handle
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
-    }
-
-    /// Process-wide SQLite settings, made once before the first connection (SQLite takes them only
-    /// before it initializes): no memory statistics, which touchgate never reads and which cost
-    /// every allocation SQLite makes a global mutex.
-    ///
-    /// The corresponding C function is `sqlite3_config` (`SQLITE_CONFIG_MEMSTATUS`).
-    private static let configured: Bool = touchgate_sqlite3_config_int(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK
-
-    /// The bytes SQLite reports in use: 0 while it keeps no memory statistics.
-    ///
-    /// The corresponding C function is `sqlite3_status64` (`SQLITE_STATUS_MEMORY_USED`).
-    static var reportedMemoryInUse: Int64 {
-        var current: Int64 = 0, highest: Int64 = 0
-        sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &current, &highest, 0)
-        return current
     }
 
     deinit {

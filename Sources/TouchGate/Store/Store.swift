@@ -7,6 +7,8 @@ import Glibc
 /// every process that shares the file.
 public final class Store {
     public let path: String
+    /// Whether this process made the store (it did not exist when it was opened).
+    public private(set) var createdByThisProcess = false
     let database: Database
     let clock: any Clock
 
@@ -47,7 +49,7 @@ public final class Store {
             }
         }
         try Self.prepareDirectory(for: path, create: expectedID == nil)
-        try Self.createIfMissing(at: path, migrator: migrator)
+        createdByThisProcess = try Self.createIfMissing(at: path, migrator: migrator)
         try Self.checkFile(at: path)
         try Self.checkRealDirectories(of: path)
         do {
@@ -197,10 +199,11 @@ public final class Store {
 
     /// Creates a new store complete or not at all: migrated under a temporary name in the same
     /// directory, then linked into place. A store file is therefore never seen half-made, and an
-    /// existing empty file can only be damage.
-    static func createIfMissing(at path: String, migrator: DatabaseMigrator) throws(StoreError) {
+    /// existing empty file can only be damage. True when this call made the store.
+    @discardableResult
+    static func createIfMissing(at path: String, migrator: DatabaseMigrator) throws(StoreError) -> Bool {
         var info = stat()
-        if stat(path, &info) == 0 { return }
+        if stat(path, &info) == 0 { return false }
         guard errno == ENOENT else { throw StoreError(path: path, reason: .unavailable, detail: systemMessage()) }
         let temporary = path + ".creating-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
         // The file and whatever SQLite may leave beside it.
@@ -226,9 +229,13 @@ public final class Store {
         }
         try build()
         // Another process may have created the store meanwhile: then its file is the store.
-        if link(temporary, path) != 0, errno != EEXIST {
-            throw StoreError(path: path, reason: .unavailable, detail: "cannot create: \(systemMessage())")
+        if link(temporary, path) != 0 {
+            guard errno == EEXIST else {
+                throw StoreError(path: path, reason: .unavailable, detail: "cannot create: \(systemMessage())")
+            }
+            return false
         }
+        return true
     }
 
     /// Refuses anything but a private, non-empty regular file, with private companions.

@@ -5,8 +5,8 @@ import Glibc
 /// For work whose waiting can overlap the caller's: folding the store's write-ahead log into
 /// the file while PAM runs. Every signal is blocked on the helper, so signals keep reaching the
 /// main thread's handlers. If no thread can be created, the work runs at once on the calling
-/// thread: slower, never skipped. Creating and joining one costs ≈ 0.07 ms here, so it pays only
-/// for work that waits on the disk (bench/RESULTS.md).
+/// thread: slower, never skipped. Creating and joining a thread has a cost of its own
+/// (bench/RESULTS.md), so it pays only for work that waits on the disk.
 ///
 /// The corresponding C functions are `pthread_create`, `pthread_sigmask` and `pthread_join`.
 final class HelperThread: @unchecked Sendable {

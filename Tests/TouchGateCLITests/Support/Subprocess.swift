@@ -8,7 +8,10 @@ import Testing
 /// many children come and go. The child starts with an empty signal mask and default signal
 /// dispositions (the test runner blocks signals, and children would inherit that), descriptors
 /// 0–2 only, standard input from a pipe the test writes to, and its output in files, so a
-/// daemon it leaves behind (a tmux server) cannot hold the test waiting for end of file.
+/// daemon it leaves behind (a tmux server) cannot hold the test waiting for end of file. It runs
+/// in a session of its own (`setsid`), without the runner's controlling terminal: run from a
+/// terminal, a child would otherwise prompt on it (`Password:`), wait for a key there, or be
+/// stopped for touching it from the background, where a run without a terminal (CI) passes.
 final class RunningProcess: @unchecked Sendable {
     let pid: pid_t
     private var inputDescriptor: Int32
@@ -17,10 +20,10 @@ final class RunningProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var finished: (result: RunResult, bySignal: Bool)?
 
-    /// Starts `command` (an absolute path and its arguments); with `newSession` it runs in a new
-    /// session, without a controlling terminal (`setsid`); with `inheritSignalMask` it keeps the
-    /// caller's blocked signals, as a careless parent would hand them down.
-    init(_ command: [String], environment: [String: String], newSession: Bool = false,
+    /// Starts `command` (an absolute path and its arguments) in a new session, without a
+    /// controlling terminal (`setsid`); with `inheritSignalMask` it keeps the caller's blocked
+    /// signals, as a careless parent would hand them down.
+    init(_ command: [String], environment: [String: String], newSession: Bool = true,
          inheritSignalMask: Bool = false) throws {
         let base = NSTemporaryDirectory() + "touchgate-child-\(UUID().uuidString)"
         outputPath = base + ".out"
@@ -83,7 +86,7 @@ final class RunningProcess: @unchecked Sendable {
 
     /// Runs `command` to completion with `input` as its whole standard input.
     static func run(
-        _ command: [String], input: Data = Data(), environment: [String: String], newSession: Bool = false,
+        _ command: [String], input: Data = Data(), environment: [String: String], newSession: Bool = true,
         timeout: TimeInterval = 60
     ) throws -> RunResult {
         let process = try RunningProcess(command, environment: environment, newSession: newSession)
