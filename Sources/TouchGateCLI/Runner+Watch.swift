@@ -64,6 +64,8 @@ extension Runner {
         var inhibitor: Int32 = -1
         var reconnectAt: Double?
         var inputs: [WatchStateMachine.Input] = [.started]
+        // The sessions this watcher sent to the background: the ones a resume or Unlock brings back.
+        var backgrounded: [String] = []
         defer { if inhibitor >= 0 { close(inhibitor) } }
         while true {
             while !inputs.isEmpty {
@@ -92,10 +94,14 @@ extension Runner {
                         if inhibitor >= 0 { close(inhibitor) }
                         inhibitor = -1
                     case .sendAllToBackground:
-                        try sendAllToBackground(store: store, user: name)
+                        for id in try sendAllToBackground(store: store, user: name) where !backgrounded.contains(id) {
+                            backgrounded.append(id)
+                        }
                     case .bringAllToForeground:
+                        guard !backgrounded.isEmpty else { break }
                         let policy = relockPolicy(try store.user(name), try store.configuration(user: name))
-                        _ = try store.bringAllToForeground(user: name, policy: policy, now: WallClock().now)
+                        _ = try store.bringToForeground(backgrounded, user: name, policy: policy, now: WallClock().now)
+                        backgrounded = []
                     case .scheduleReconnect(let delay):
                         connection?.close()
                         connection = nil
@@ -144,8 +150,9 @@ extension Runner {
 
     /// Every session of `user` to the background and locked in one transaction, then a waiting
     /// evaluation's prompt owner signalled (it ends with appCancel), then every tmux server those
-    /// sessions live in told to lock its clients. Returns only when all of that is done.
-    private func sendAllToBackground(store: Store, user name: String) throws {
+    /// sessions live in told to lock its clients. Returns only when all of that is done, with
+    /// the ids of the sessions it sent to the background.
+    private func sendAllToBackground(store: Store, user name: String) throws -> [String] {
         let done: [BackgroundedSession]
         do {
             let policy = relockPolicy(try store.user(name), try store.configuration(user: name))
@@ -162,6 +169,7 @@ extension Runner {
             }
         }
         lockTmuxServers(uniqueSockets(done.map(\.record)))
+        return done.filter { $0.events.contains(.didEnterBackground) }.map(\.record.id)
     }
 
     /// The tmux sockets of `sessions`, each once, in order.

@@ -109,6 +109,43 @@ import Testing
         #expect(try Self.rows(world) == ["active,1"])
     }
 
+    @Test func aSuspendEndsAWaitingEvaluationWithAppCancel() throws {
+        let bus = try LogindBus()
+        let world = try Self.world(bus)
+        try world.gateEvents(["did-finish-launching", "did-become-active"], session: "shell-1")
+        let auth = try world.start(["-S", "--json", "auth", "--session", "shell-1"])
+        try auth.waitForError(containing: "Password:")
+        let watcher = try Self.startWatcher(world, bus)
+        defer { watcher.signal(SIGTERM) }
+        try bus.prepareForSleep(true)
+        let result = try auth.wait(timeout: 10)
+        #expect(result.status == 9, "\(result)")
+        #expect(result.json?["outcome"] as? String == "appCancel", "\(result)")
+        #expect(try Self.rows(world) == ["background,1"])
+    }
+
+    /// The marking of all sessions is one transaction: a write that fails for the second session
+    /// (a trigger added under the running watcher) leaves the first one as it was too; the
+    /// watcher says so in one line and exits 74, which also lets the machine sleep.
+    @Test func aStoreThatCannotBeWrittenMarksNothingAndEndsTheWatcherWith74() throws {
+        let bus = try LogindBus()
+        let world = try Self.world(bus)
+        for session in ["shell-1", "shell-2"] {
+            try world.gateEvents(["did-finish-launching", "did-become-active"], session: session)
+        }
+        let watcher = try Self.startWatcher(world, bus)
+        _ = try world.sqlite("""
+            CREATE TRIGGER refuse BEFORE UPDATE ON sessions WHEN NEW.id = 'shell-2' BEGIN SELECT RAISE(ABORT, 'refused'); END;
+            """)
+        try bus.prepareForSleep(true)
+        let result = try watcher.wait(timeout: 20)
+        #expect(result.status == 74, "\(result)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("refused"), "\(result)")
+        #expect(try Self.rows(world) == ["active,1", "active,1"])
+        #expect(try world.gateAuditCount(factor: "lifecycle", outcome: "will-resign-active") == 0)
+        #expect(try !bus.touchgateInhibits())
+    }
+
     @Test func sigtermReleasesTheInhibitorAndExitsZero() throws {
         let bus = try LogindBus()
         let world = try Self.world(bus)

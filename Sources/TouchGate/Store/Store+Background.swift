@@ -40,17 +40,15 @@ extension Store {
         }
     }
 
-    /// Brings every session of `user` that is in the background back towards the foreground
-    /// (`will-enter-foreground`), in one transaction. The event never unlocks: a session stays
-    /// locked, and one away for `grace-seconds` or more is locked.
-    public func bringAllToForeground(user: String, policy: SessionLifecycle.Policy, now: Double) throws(StoreError) -> [SessionRecord] {
+    /// Brings the sessions `ids` of `user` that are still in the background back towards the
+    /// foreground (`will-enter-foreground`), in one transaction. The event never unlocks: a
+    /// session stays locked, and one away for `grace-seconds` or more is locked.
+    public func bringToForeground(_ ids: [String], user: String, policy: SessionLifecycle.Policy, now: Double) throws(StoreError) -> [SessionRecord] {
         try perform {
             try database.transaction(.immediate) {
                 var done: [SessionRecord] = []
-                let ids = try database.rows("SELECT id FROM sessions WHERE user = ? AND state = 'background' ORDER BY rowid",
-                                            .text(user)).compactMap { $0[0].string }
                 for id in ids {
-                    guard var record = try readSession(id),
+                    guard var record = try readSession(id), record.user == user, record.lifecycle.state == .background,
                           (try? record.lifecycle.handle(.willEnterForeground, now: now, policy: policy)) != nil else { continue }
                     try appendAudit(user: user, session: id, policy: "event", factor: "lifecycle",
                                     outcome: LifecycleEvent.willEnterForeground.rawValue, code: 0, prune: false)

@@ -43,7 +43,7 @@ public struct WatchStateMachine: Equatable, Sendable {
         /// In one store transaction, every session of the user to the background and locked;
         /// a waiting evaluation cancelled; every tmux server of those sessions locks its clients.
         case sendAllToBackground
-        /// `will-enter-foreground` for every session of the user in the background (never an unlock).
+        /// `will-enter-foreground` for the sessions this watcher sent to the background (never an unlock).
         case bringAllToForeground
         /// Drop the connection and come back with ``Input/reconnectDue`` after this many seconds.
         case scheduleReconnect(after: Double)
