@@ -198,6 +198,24 @@ import Testing
         #expect(try Self.rows(world) == ["background,1"])
     }
 
+    @Test func logindRestartingIsFollowedAndTheNextSuspendStillLocks() throws {
+        let bus = try LogindBus()
+        let world = try Self.world(bus)
+        try world.gateEvents(["did-finish-launching", "did-become-active"], session: "shell-1")
+        let watcher = try Self.startWatcher(world, bus)
+        defer { watcher.signal(SIGTERM) }
+        bus.stopLogind()
+        try watcher.waitForError(containing: "touchgate: logind left the system bus; waiting for it to come back", timeout: 10)
+        try bus.startLogind()
+        try bus.addSession("c1")
+        try gateEventually("the inhibitor taken from the new logind") { try bus.touchgateInhibits() }
+        #expect(watcher.errorsSoFar.contains("touchgate: logind is back on the system bus"), "\(watcher.errorsSoFar)")
+        // A Lock of a session the new logind made after the watcher listed its sessions counts.
+        try bus.sessionSignal("c1", "Lock")
+        try gateEventually("the session locked") { try Self.rows(world) == ["background,1"] }
+        #expect(watcher.isRunning)
+    }
+
     @Test func theUnitFileIsWhatWatchUnitPrints() throws {
         let world = try TestEnvironment()
         let printed = try world.run(["watch", "--unit"])

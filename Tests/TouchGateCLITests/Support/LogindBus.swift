@@ -51,6 +51,18 @@ final class LogindBus: @unchecked Sendable {
                                     environment: environment)
         try "\(daemon!.pid)".write(to: directory.appendingPathComponent("daemon.pid"), atomically: true, encoding: .utf8)
         try gateEventually("the bus socket") { FileManager.default.fileExists(atPath: socket) }
+        try startLogind()
+    }
+
+    /// Stops the mock logind alone: its name leaves the bus, which stays up.
+    func stopLogind() {
+        mock?.signal(SIGTERM)
+        _ = try? mock?.wait(timeout: 5)
+        mock = nil
+    }
+
+    /// Starts the mock logind again on the running bus.
+    func startLogind() throws {
         mock = try RunningProcess(["/usr/bin/python3", "-m", "dbusmock", "--system", "--template", "logind"],
                                   environment: environment)
         try "\(mock!.pid)".write(to: directory.appendingPathComponent("mock.pid"), atomically: true, encoding: .utf8)
