@@ -194,11 +194,30 @@ extension Runner {
             var pid: pid_t = 0
             if posix_spawnp(&pid, "tmux", &actions, nil, &argv, environ) == 0 { children.append(pid) }
         }
-        for child in children {
-            var status: Int32 = 0
-            while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        // A server that does not answer must not hold the watcher (and the machine's sleep) for
+        // ever: after a few seconds the tmux clients still waiting are killed.
+        let deadline = monotonicSeconds() + Self.tmuxLockTimeout
+        while !children.isEmpty {
+            children.removeAll { child in
+                var status: Int32 = 0
+                return waitpid(child, &status, WNOHANG) == child
+            }
+            guard !children.isEmpty else { break }
+            if monotonicSeconds() >= deadline {
+                for child in children {
+                    kill(child, SIGKILL)
+                    var status: Int32 = 0
+                    while waitpid(child, &status, 0) < 0, errno == EINTR {}
+                }
+                printError("tmux did not answer lock-server within \(Int(Self.tmuxLockTimeout)) s")
+                break
+            }
+            usleep(1_000)
         }
     }
+
+    /// How long the watcher waits for every `tmux lock-server`.
+    static let tmuxLockTimeout = 3.0
 
     /// The systemd user unit `touchgate watch --unit` prints (systemd/touchgate-watch.service).
     func systemdUnit() -> String {

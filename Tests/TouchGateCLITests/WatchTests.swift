@@ -146,6 +146,27 @@ import Testing
         #expect(try !bus.touchgateInhibits())
     }
 
+    /// A tmux server that does not answer (stopped) cannot hold the machine's sleep: the watcher
+    /// gives up on it after a few seconds, says so, and releases the inhibitor, the rows marked.
+    @Test func aTmuxServerThatDoesNotAnswerDoesNotHoldTheSleep() throws {
+        let bus = try LogindBus()
+        let world = try Self.world(bus)
+        let tmux = try TmuxHarness(world: world)
+        defer { tmux.shutdown() }
+        try tmux.startInnerSession("s")
+        let server = try #require(pid_t(try tmux.inner("display-message", "-p", "#{pid}").stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let watcher = try Self.startWatcher(world, bus)
+        defer { watcher.signal(SIGTERM) }
+        kill(server, SIGSTOP)
+        defer { kill(server, SIGCONT) }
+        try bus.prepareForSleep(true)
+        try gateEventually("the inhibitor released", timeout: 15) { try !bus.touchgateInhibits() }
+        #expect(watcher.errorsSoFar.contains("touchgate: tmux did not answer lock-server within 3 s"), "\(watcher.errorsSoFar)")
+        #expect(try Self.rows(world) == ["background,1"])
+        #expect(watcher.isRunning)
+    }
+
     @Test func sigtermReleasesTheInhibitorAndExitsZero() throws {
         let bus = try LogindBus()
         let world = try Self.world(bus)

@@ -116,21 +116,22 @@ public final class LogindConnection {
         while dbus_message_iter_get_arg_type(&entries) == Self.typeStruct {
             var fields = DBusMessageIter()
             dbus_message_iter_recurse(&entries, &fields)
-            // (id s, uid u, user s, seat s, path o)
-            var values: [Any] = []
+            // (id s, uid u, user s, seat s, path o): the uid is the second field, the path the last.
+            var owner: UInt32?
+            var path: String?
+            var index = 0
             repeat {
-                switch dbus_message_iter_get_arg_type(&fields) {
-                case Self.typeString, Self.typeObjectPath: values.append(Self.string(&fields))
-                case Self.typeUInt32:
+                let type = dbus_message_iter_get_arg_type(&fields)
+                if index == 1, type == Self.typeUInt32 {
                     var value: UInt32 = 0
                     dbus_message_iter_get_basic(&fields, &value)
-                    values.append(value)
-                default: values.append(0)
+                    owner = value
+                } else if index == 4, type == Self.typeObjectPath {
+                    path = Self.string(&fields)
                 }
+                index += 1
             } while dbus_message_iter_next(&fields) != 0
-            if values.count == 5, let owner = values[1] as? UInt32, owner == uid, let path = values[4] as? String {
-                paths.insert(path)
-            }
+            if owner == uid, let path { paths.insert(path) }
             dbus_message_iter_next(&entries)
         }
         sessionPaths = paths
