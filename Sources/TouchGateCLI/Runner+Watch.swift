@@ -85,6 +85,8 @@ extension Runner {
                     case .takeInhibitor:
                         guard let connection else { break }
                         do {
+                            if inhibitor >= 0 { close(inhibitor) }
+                            inhibitor = -1
                             inhibitor = try connection.inhibitSleep(who: "touchgate", why: "lock terminal sessions before sleep")
                             inputs.append(.inhibitorTaken(true))
                         } catch {
