@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // With --static-swift-stdlib, resolve the toolchain's -lstdc++ to GCC's static archives
@@ -12,6 +13,18 @@ let sqliteLibraryPaths = Context.environment["TOUCHGATE_SHARED_SQLITE"] == "1"
 // backtraces symbolicated through dladdr, which touchgate does not ship); exporting none keeps
 // PAM modules from binding to touchgate's own symbols and the dynamic loader's tables small.
 let exportNothing = ["-Xlinker", "--no-export-dynamic"]
+// libdbus-1's headers (libdbus-1-dev): what `pkg-config --cflags dbus-1` names, found here rather
+// than through the CDBus target's `pkgConfig:`, because SwiftPM would then put pkg-config's
+// `-L/usr/lib/<triplet>` ahead of Linker/StaticSQLite and link the shared libsqlite3 after all.
+let dbusIncludeFlags: [String] = {
+    var directories = ["/usr/include/dbus-1.0"]
+    let lib = "/usr/lib"
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: lib)) ?? []
+    where FileManager.default.fileExists(atPath: "\(lib)/\(entry)/dbus-1.0/include/dbus/dbus-arch-deps.h") {
+        directories.append("\(lib)/\(entry)/dbus-1.0/include")
+    }
+    return directories.flatMap { ["-Xcc", "-I" + $0] }
+}()
 
 let package = Package(
     name: "touchgate",
@@ -22,6 +35,9 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CPAM", path: "Sources/CPAM"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // libdbus-1, a shared library like libpam: `touchgate watch` talks to logind on the system
+        // bus. Its include directories are `dbusIncludeFlags` (above).
+        .systemLibrary(name: "CDBus", path: "Sources/CDBus", providers: [.apt(["libdbus-1-dev"])]),
         // Links the system's libsqlite3 (a build-time tool): it applies the migrations to an
         // in-memory database to embed the schema a store must have.
         .executableTarget(name: "embed-migrations", dependencies: ["CSQLite"], path: "Sources/embed-migrations"),
@@ -33,8 +49,9 @@ let package = Package(
         ),
         .target(
             name: "TouchGate",
-            dependencies: ["CPAM", "CSQLite"],
+            dependencies: ["CPAM", "CSQLite", "CDBus"],
             path: "Sources/TouchGate",
+            swiftSettings: [.unsafeFlags(dbusIncludeFlags)],
             plugins: ["EmbedMigrations"]
         ),
         .target(name: "TouchGateCLI", dependencies: ["TouchGate"], path: "Sources/TouchGateCLI"),

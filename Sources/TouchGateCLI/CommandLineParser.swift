@@ -8,7 +8,7 @@ public enum CommandLineParser {
     /// An option `touchgate` knows. The raw values follow the order of the long names, which is
     /// the order a usage error names them in.
     private enum Option: Int {
-        case help, idleSince, json, limit, lock, noInteraction, pamConfdir, policy, reason, session, stdin, store, storeID, user, version
+        case help, idleSince, json, limit, lock, noInteraction, pamConfdir, policy, reason, session, stdin, store, storeID, unit, user, version
 
         /// The option spelled `name` on the command line (without an `=value`), or `nil`.
         init?(spelled name: String) {
@@ -26,6 +26,7 @@ public enum CommandLineParser {
             case "-S", "--stdin": self = .stdin
             case "--store": self = .store
             case "--store-id": self = .storeID
+            case "--unit": self = .unit
             case "--user": self = .user
             case "--version": self = .version
             default: return nil
@@ -48,6 +49,7 @@ public enum CommandLineParser {
             case .stdin: "--stdin"
             case .store: "--store"
             case .storeID: "--store-id"
+            case .unit: "--unit"
             case .user: "--user"
             case .version: "--version"
             }
@@ -56,7 +58,7 @@ public enum CommandLineParser {
         var takesValue: Bool {
             switch self {
             case .idleSince, .limit, .pamConfdir, .policy, .reason, .session, .store, .storeID, .user: true
-            case .help, .json, .lock, .noInteraction, .stdin, .version: false
+            case .help, .json, .lock, .noInteraction, .stdin, .unit, .version: false
             }
         }
 
@@ -93,7 +95,7 @@ public enum CommandLineParser {
             case .store: store = value
             case .storeID: storeID = value
             case .user: user = value
-            case .help, .json, .lock, .noInteraction, .stdin, .version: break
+            case .help, .json, .lock, .noInteraction, .stdin, .unit, .version: break
             }
         }
 
@@ -108,7 +110,7 @@ public enum CommandLineParser {
             case .store: store
             case .storeID: storeID
             case .user: user
-            case .help, .json, .lock, .noInteraction, .stdin, .version: nil
+            case .help, .json, .lock, .noInteraction, .stdin, .unit, .version: nil
             }
         }
     }
@@ -123,6 +125,7 @@ public enum CommandLineParser {
         case "log": Option.limit.bit
         case "event": Option.session.bit
         case "gate": Option.session.bit | Option.lock.bit | Option.idleSince.bit
+        case "watch": Option.unit.bit
         default: nil
         }
     }
@@ -130,7 +133,7 @@ public enum CommandLineParser {
     /// All command names, in the order help lists them.
     public static let commandNames = [
         "status", "enable", "disable", "enroll", "unenroll", "auth", "can-evaluate", "reset", "config", "log",
-        "event", "gate", "tmux-conf", "shell-init", "demo", "help", "version",
+        "event", "gate", "watch", "tmux-conf", "shell-init", "demo", "help", "version",
     ]
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -245,6 +248,7 @@ public enum CommandLineParser {
                 gate.idleSince = since
             }
             command = .gate(gate)
+        case "watch": try expectArguments(0...0, "watch [--unit]"); command = .watch(unit: options.contains(.unit))
         case "tmux-conf": try expectArguments(0...0, "tmux-conf"); command = .tmuxConf
         case "tmux-hook":
             try expectArguments(2...3, "tmux-hook HOOK CLIENT [SESSION]")

@@ -16,6 +16,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
     public static let internalError = ExitCode(rawValue: 70)
     /// The store is unreadable, corrupt, insecure or of a newer schema (`EX_IOERR`).
     public static let store = ExitCode(rawValue: 74)
+    /// `touchgate watch`: a watcher already runs for the same user and store (`EX_TEMPFAIL`).
+    public static let watcherRunning = ExitCode(rawValue: 75)
 
     /// 1–10 for LAError -1…-10, 11 for notInteractive.
     public init(_ code: AuthError.Code) {

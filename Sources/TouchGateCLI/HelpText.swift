@@ -34,6 +34,8 @@ enum HelpText {
           event EVENT [--session ID]     record a lifecycle event
           gate [--session ID] [--lock] [--idle-since EPOCH]
                                          cover and unlock a locked session
+          watch [--unit]                 lock every session on suspend and screen lock (logind);
+                                         --unit prints its systemd user unit
           tmux-conf | shell-init bash|zsh
                                          integration snippets
           demo                           a walkthrough with a temporary store and demo PAM stacks
@@ -52,11 +54,11 @@ enum HelpText {
         3 userFallback, 4 systemCancel, 5 passcodeNotSet, 6 biometryNotAvailable, 7 biometryNotEnrolled,
         8 biometryLockout, 9 appCancel, 10 invalidContext); 11 notInteractive; 64 usage; 65 bad value;
         70 internal error; 74 store unreadable, corrupt, insecure, of a newer or foreign schema, or not
-        the store --store-id names.
+        the store --store-id names; 75 a watcher already runs for the user and store (watch).
         """
 
     static let commands: [String: String] = [
-        "status": "status\n\nJSON keys: user, store, storeId, enabled, enrolled, domainState, biometricFailures, biometryLockedOut,\npasscodeFailures, retryAfterSeconds, schemaVersion, sessions [{id, state, locked}].",
+        "status": "status\n\nJSON keys: user, store, storeId, enabled, enrolled, domainState, biometricFailures, biometryLockedOut,\npasscodeFailures, retryAfterSeconds, schemaVersion, sessions [{id, state, locked}], watcher (pid or null).",
         "enable": "enable [--reason TEXT] [--no-interaction] [--session ID]\n\nTurns the lock on after a successful device-owner evaluation; otherwise nothing changes.\nAlready on: success, nothing asked.",
         "disable": "disable [--reason TEXT] [--no-interaction] [--session ID]\n\nTurns the lock off after a successful device-owner evaluation; otherwise nothing changes.\nAlready off: success, nothing asked.",
         "enroll": "enroll [--reason TEXT]\n\nChecks the passcode, then one biometric success, and records the enrollment.",
@@ -68,6 +70,7 @@ enum HelpText {
         "log": "log [--limit N]\n\nThe newest N (default 20) audit entries: time, user, session, policy, factor, outcome;\nfor a configuration change also the key, old and new value, and who changed it.",
         "event": "event EVENT [--session ID]\n\nevents: did-finish-launching, will-resign-active, did-enter-background, will-enter-foreground,\ndid-become-active, will-terminate. An event the session's state does not allow exits 65.",
         "gate": "gate [--session ID] [--lock] [--idle-since EPOCH]\n\nExits 0 at once when the session needs no unlock; otherwise covers the terminal and asks until\na success. --lock: a lock request (tmux lock-command). --idle-since: the shell's idle start.",
+        "watch": "watch [--unit]\n\nFollows logind on the system bus (DBUS_SYSTEM_BUS_ADDRESS when set): on PrepareForSleep(true)\nand on Lock of one of the user's sessions, every session of the user goes to the background, locked,\nand every tmux server they live in locks its clients, before the sleep delay inhibitor is released.\nNothing it receives unlocks. SIGTERM/SIGINT: exit 0. Exit 75: a watcher already runs for the user\nand store. --unit prints the systemd user unit (touchgate-watch.service).",
         "tmux-conf": "tmux-conf\n\nPrints a snippet for ~/.tmux.conf: lock-command, lock-after-time, hooks.",
         "tmux-hook": "tmux-hook HOOK CLIENT [SESSION]\n\nRun by the hooks from tmux-conf.",
         "shell-init": "shell-init bash|zsh\n\nPrints code for eval that runs the gate before each prompt.",

@@ -49,6 +49,8 @@ public enum Command: Equatable, Sendable {
     case log(limit: Int)
     case event(LifecycleEvent, session: String?)
     case gate(GateOptions)
+    /// `watch [--unit]`: follow logind (suspend, screen lock); `--unit` prints the systemd user unit.
+    case watch(unit: Bool)
     case tmuxConf
     /// `tmux-hook HOOK CLIENT [SESSION]`: what the hooks from `tmux-conf` run.
     case tmuxHook(TmuxHook, client: String, session: String?)

@@ -138,6 +138,9 @@ extension Runner {
         let name = try user
         let server = environment["TMUX"].flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst().first }
         func sessionID(_ tmuxID: String) -> String { "tmux-\(server ?? "0")-\(tmuxID)" }
+        // The server's socket (the first field of $TMUX), for `touchgate watch` to lock its clients.
+        let socket = environment["TMUX"].flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).first }
+            .map(String.init).flatMap { $0.hasPrefix("/") ? $0 : nil }
         // Hooks fire in orders iOS never produces (a detach straight from active): an event the
         // state does not allow is skipped, never forced, so no hook can unlock anything.
         func apply(_ events: [LifecycleEvent], _ id: String) throws {
@@ -149,12 +152,14 @@ extension Runner {
         case .sessionCreated:
             guard let tmuxSession else { throw UsageError("usage: touchgate tmux-hook session-created CLIENT SESSION") }
             try apply([.didFinishLaunching, .didBecomeActive], sessionID(tmuxSession))
+            if let socket { try store.recordTmuxSocket(socket, session: sessionID(tmuxSession)) }
             if !client.isEmpty { try store.attachClient(client, to: sessionID(tmuxSession)) }
         case .clientSessionChanged:
             guard let tmuxSession else { throw UsageError("usage: touchgate tmux-hook \(hook.rawValue) CLIENT SESSION") }
             let id = sessionID(tmuxSession)
             let previous = try store.detachClient(client)
             try store.attachClient(client, to: id)
+            if let socket { try store.recordTmuxSocket(socket, session: id) }
             guard previous != id else { break }
             // Switching away sends the session left behind to the background, as a detach does.
             if let previous { try apply([.willResignActive, .didEnterBackground], previous) }

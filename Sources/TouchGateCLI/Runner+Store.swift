@@ -25,6 +25,7 @@ extension Runner {
         })
         let schemaVersion = try store.schemaVersion()
         let storeID = try store.storeID()
+        let watcher = WatcherLock.holder(store: store.path, user: name)
         let json = JSONValue.object([
             ("user", .string(name)),
             ("store", .string(store.path)),
@@ -38,6 +39,7 @@ extension Runner {
             ("retryAfterSeconds", wait.map(JSONValue.int) ?? .null),
             ("schemaVersion", .int(schemaVersion)),
             ("sessions", sessionList),
+            ("watcher", watcher.map { .int(Int($0)) } ?? .null),
         ])
         var text = """
             user:               \(name)
@@ -48,6 +50,7 @@ extension Runner {
             biometric failures: \(record.biometricFailures)\(lockedOut ? " (locked out: use the passcode)" : "")
             passcode failures:  \(record.passcodeFailures)\(wait.map { " (next try in \($0) s)" } ?? "")
             schema version:     \(schemaVersion)
+            watcher:            \(watcher.map { "running (pid \($0))" } ?? "none")
             """
         for session in sessions {
             text += "\nsession \(session.id): \(session.lifecycle.state.rawValue)\(session.lifecycle.locked ? ", locked" : "")"

@@ -45,6 +45,16 @@ import TouchGateCLI
         #expect(failure(["status", "--store-id"])?.exitCode == .usage)
     }
 
+    @Test func watchTakesUnitAndNothingElse() throws {
+        #expect(try parse(["watch"]).command == .watch(unit: false))
+        #expect(try parse(["--unit", "watch"]).command == .watch(unit: true))
+        #expect(try parse(["watch", "--unit", "--store", "/s"]).storePath == "/s")
+        #expect(failure(["status", "--unit"])?.message == "option '--unit' does not apply to 'status'")
+        #expect(failure(["watch", "--session", "x"])?.message == "option '--session' does not apply to 'watch'")
+        #expect(failure(["watch", "now"])?.message == "usage: touchgate watch [--unit]")
+        #expect(failure(["watch", "--unit=yes"])?.exitCode == .usage)
+    }
+
     @Test func equalsFormGivesTheSameValues() throws {
         let equals = try parse(["--store=/x/y.sqlite", "auth", "--policy=biometrics", "--reason=unlock it",
                                 "--user=alice", "--pam-confdir=/etc/x"])

@@ -13,6 +13,8 @@ import TouchGateCLI
     @Test func theExecutableLinksSQLiteInAndSaysSo() throws {
         let needed = try Toolchain.neededLibraries(TestEnvironment.binary)
         #expect(needed.contains("libpam.so.0"), "\(needed)")
+        // touchgate watch talks to the system bus through the shared libdbus-1.
+        #expect(needed.contains("libdbus-1.so.3"), "\(needed)")
         #expect(needed.contains { $0.hasPrefix("libsqlite3") } == Self.sharedBuild, "\(needed)")
 
         let world = try TestEnvironment()

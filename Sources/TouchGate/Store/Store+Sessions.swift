@@ -9,6 +9,8 @@ public struct SessionRecord: Equatable, Sendable {
     /// and start time as when it claimed the prompt).
     public var promptOwner: ProcessIdentity?
     public var promptKind: String?
+    /// The socket of the tmux server the session lives in, when it is a tmux session.
+    public var tmuxSocket: String? = nil
 }
 
 extension Store {
@@ -25,9 +27,9 @@ extension Store {
         }
     }
 
-    private func readSession(_ id: String) throws -> SessionRecord? {
+    func readSession(_ id: String) throws -> SessionRecord? {
         guard let row = try database.rows("""
-            SELECT user, state, locked, background_since, prompt_pid, prompt_kind, prompt_start FROM sessions WHERE id = ?
+            SELECT user, state, locked, background_since, prompt_pid, prompt_kind, prompt_start, tmux_socket FROM sessions WHERE id = ?
             """, .text(id)).first else { return nil }
         // An unknown state text means a damaged row: treat it as locked rather than guess.
         let state = row[1].string.flatMap(LifecycleState.init(rawValue:))
@@ -41,7 +43,7 @@ extension Store {
             if claimed.isAlive { owner = claimed }
         }
         return SessionRecord(id: id, user: row[0].string ?? "", lifecycle: lifecycle,
-                             promptOwner: owner, promptKind: owner == nil ? nil : row[5].string)
+                             promptOwner: owner, promptKind: owner == nil ? nil : row[5].string, tmuxSocket: row[7].string)
     }
 
     /// Reads, changes and writes one session in a single `BEGIN IMMEDIATE` transaction.
@@ -61,19 +63,7 @@ extension Store {
                     try appendAudit(user: user, session: id, policy: "event", factor: "lifecycle",
                                     outcome: event.rawValue, code: 0)
                 }
-                try database.run("""
-                    INSERT INTO sessions (id, user, state, locked, background_since, prompt_pid, prompt_kind, prompt_start, updated)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (id) DO UPDATE SET user = excluded.user, state = excluded.state,
-                        locked = excluded.locked, background_since = excluded.background_since,
-                        prompt_pid = excluded.prompt_pid, prompt_kind = excluded.prompt_kind,
-                        prompt_start = excluded.prompt_start, updated = excluded.updated
-                    """, .text(record.id), .text(record.user), .text(record.lifecycle.state.rawValue),
-                    DatabaseValue(record.lifecycle.locked), DatabaseValue(record.lifecycle.backgroundSince),
-                    record.promptOwner.map { DatabaseValue.integer(Int64($0.pid)) } ?? .null,
-                    DatabaseValue(record.promptKind),
-                    record.promptOwner.map { DatabaseValue.integer(Int64(bitPattern: $0.startTime)) } ?? .null,
-                    .real(clock.now))
+                try writeSession(record)
                 try pruneSessions(keeping: record.id)
                 return result
             }
@@ -81,6 +71,23 @@ extension Store {
             // The body's own errors (an invalid transition) pass through; only the file's become StoreErrors.
             throw StoreError(path: path, error)
         }
+    }
+
+    /// Writes `record` (inside the caller's transaction).
+    func writeSession(_ record: SessionRecord) throws {
+                try database.run("""
+                    INSERT INTO sessions (id, user, state, locked, background_since, prompt_pid, prompt_kind, prompt_start, tmux_socket, updated)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET user = excluded.user, state = excluded.state,
+                        locked = excluded.locked, background_since = excluded.background_since,
+                        prompt_pid = excluded.prompt_pid, prompt_kind = excluded.prompt_kind,
+                        prompt_start = excluded.prompt_start, tmux_socket = excluded.tmux_socket, updated = excluded.updated
+                    """, .text(record.id), .text(record.user), .text(record.lifecycle.state.rawValue),
+                    DatabaseValue(record.lifecycle.locked), DatabaseValue(record.lifecycle.backgroundSince),
+                    record.promptOwner.map { DatabaseValue.integer(Int64($0.pid)) } ?? .null,
+                    DatabaseValue(record.promptKind),
+                    record.promptOwner.map { DatabaseValue.integer(Int64(bitPattern: $0.startTime)) } ?? .null,
+                    DatabaseValue(record.tmuxSocket), .real(clock.now))
     }
 
     /// Records process `pid` (with its start time) as the one prompting for `session`, unless
