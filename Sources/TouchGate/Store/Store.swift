@@ -163,16 +163,18 @@ public final class Store {
             var info = stat()
             let found = buffer.withUnsafeBufferPointer { stat($0.baseAddress!, &info) == 0 }
             let failure = errno
+            // The directory as messages show it (only built when one is needed).
+            var shown: String { buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.escapedForMessage }
             let problem: (StoreError.Reason, String)?
             if !found {
-                problem = (.unavailable, "cannot read \(String(cString: buffer).escapedForMessage): \(systemMessage(failure))")
+                problem = (.unavailable, "cannot read \(shown): \(systemMessage(failure))")
             } else if (info.st_mode & S_IFMT) != S_IFDIR {
-                problem = (.unavailable, "\(String(cString: buffer).escapedForMessage) is not a directory")
+                problem = (.unavailable, "\(shown) is not a directory")
             } else if info.st_uid != user, info.st_uid != 0 {
                 problem = (.insecurePermissions,
-                           "directory \(String(cString: buffer).escapedForMessage) belongs to user \(info.st_uid), not to you or root")
+                           "directory \(shown) belongs to user \(info.st_uid), not to you or root")
             } else if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
-                problem = (.insecurePermissions, "directory \(String(cString: buffer).escapedForMessage) is writable by other "
+                problem = (.insecurePermissions, "directory \(shown) is writable by other "
                     + "users (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod go-w on it")
             } else {
                 problem = nil
