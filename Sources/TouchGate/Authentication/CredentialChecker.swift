@@ -1,9 +1,7 @@
 /// What one credential check reported.
 public struct CredentialCheckResult: Sendable, Equatable {
-    /// The PAM status of the stack's verdict (`PAM_SUCCESS` is 0).
-    public var status: Int32
-    /// False when the stack could not even be started (`pam_start` failed).
-    public var started = true
+    /// The stack's verdict, read from its PAM status (``PAMOutcome/notStarted`` when `pam_start` failed).
+    public var outcome: PAMOutcome
     /// A non-empty answer reached the stack.
     public var submittedAnswer: Bool
     public var fallbackChosen = false
@@ -11,6 +9,9 @@ public struct CredentialCheckResult: Sendable, Equatable {
     public var endOfInput = false
     public var notInteractive = false
     public var invalidAnswer: String?
+
+    /// False when the stack could not even be started.
+    public var started: Bool { outcome != .notStarted }
 }
 
 /// Checks one credential for one user against one named stack.

@@ -1,5 +1,3 @@
-internal import CPAM
-
 /// One run of a policy: the biometric tries, then (under deviceOwner) the passcode tries.
 ///
 /// Every try is admitted and counted by the store before PAM sees it, and settled after.
@@ -166,7 +164,7 @@ struct Evaluation {
         // An interruption that arrived while a module worked counts as much as one at a prompt.
         if let interruption = result.interruption ?? context.interrupter.pending {
             let code = interruption.code
-            let settled: AttemptResult = if result.status == PAM_SUCCESS, result.started, !result.stoppedEarly {
+            let settled: AttemptResult = if result.outcome == .success, !result.stoppedEarly {
                 .verifiedButCancelled(code)
             } else {
                 stopped(code)
@@ -196,7 +194,7 @@ struct Evaluation {
             try store.finishAttempt(attempt, user: user, factor: factor, result: .notChecked(code))
             return .unavailable(code)
         }
-        guard let failure = AuthError(pamStatus: result.status, factor: factor) else {
+        guard let failure = AuthError(result.outcome, factor: factor) else {
             if factor == .passcode, !result.submittedAnswer {
                 // The stack accepted no secret at all (nullok, pam_permit): that must never unlock.
                 try store.finishAttempt(attempt, user: user, factor: factor, result: .notChecked(.passcodeNotSet))
@@ -205,7 +203,7 @@ struct Evaluation {
             try store.finishAttempt(attempt, user: user, factor: factor, result: .success)
             return .success
         }
-        if AuthError.isCountedFailure(pamStatus: result.status) {
+        if result.outcome.isCountedFailure {
             try store.finishAttempt(attempt, user: user, factor: factor, result: .failure(failure.code))
             return .retry
         }

@@ -62,23 +62,20 @@ public struct PAMCredentialChecker: CredentialChecker {
         var pamConversation = pam_conv(conv: conversationFunction, appdata_ptr: retained.toOpaque())
         var handle: OpaquePointer?
         var status: Int32
-        var started = false
+        var outcome = PAMOutcome.notStarted
         if let configurationDirectory {
             status = pam_start_confdir(service, user, &pamConversation, configurationDirectory, &handle)
         } else {
             status = pam_start(service, user, &pamConversation, &handle)
         }
         if status == PAM_SUCCESS, let handle {
-            started = true
             if let terminal { pam_set_item(handle, PAM_TTY, terminal) }
             status = pam_authenticate(handle, Int32(PAM_DISALLOW_NULL_AUTHTOK))
             pam_end(handle, status)
-        } else {
-            status = PAM_ABORT
+            outcome = PAMOutcome(status: status)
         }
         return CredentialCheckResult(
-            status: status,
-            started: started,
+            outcome: outcome,
             submittedAnswer: conversation.submittedAnswer,
             fallbackChosen: conversation.fallbackChosen,
             interruption: conversation.interruption,
