@@ -124,7 +124,7 @@ struct GateSession {
         guard let prompts = runner.makePromptSource() else { return ExitCode(.notInteractive) }
         let context = AuthContext(
             user: user, store: store, session: session,
-            checker: runner.credentialChecker, prompts: prompts)
+            checker: runner.credentialChecker, biometricChecker: runner.biometricChecker, prompts: prompts)
         context.fallbackTitle = "the passcode"
         // Ctrl-C only clears the line at the gate: offering it as "cancel" would mislead.
         context.cancelTitle = nil

@@ -98,6 +98,12 @@ struct Runner {
         PAMCredentialChecker(configurationDirectory: pamConfigurationDirectory, terminal: terminalName())
     }
 
+    /// The biometric factor's checker: the same stacks, each try in a worker process of this
+    /// binary that a cancel, a signal or the fallback can kill while the stack waits for a sensor.
+    var biometricChecker: WorkerCredentialChecker {
+        WorkerCredentialChecker(base: credentialChecker)
+    }
+
     /// Where answers come from: standard input with `-S`, else the controlling terminal (`nil` without one).
     func makePromptSource() -> (any PromptSource)? {
         invocation.answersFromStandardInput ? StandardInputPrompts() : TerminalPrompts()
@@ -114,7 +120,8 @@ struct Runner {
     func makeContext(store: Store, session: String?, options: EvaluationOptions) throws -> AuthContext {
         let session = try session.map(validSession)
         let prompts = makePromptSource()
-        let context = AuthContext(user: try user, store: store, session: session, checker: credentialChecker, prompts: prompts)
+        let context = AuthContext(user: try user, store: store, session: session, checker: credentialChecker,
+                                  biometricChecker: biometricChecker, prompts: prompts)
         context.interactionNotAllowed = options.noInteraction
         SignalRelay.install([SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1], to: context.interrupter)
         return context

@@ -27,4 +27,114 @@ import Testing
         #expect(world.calls(Self.service) == 1)
         #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
     }
+
+    /// The pids of biometric workers running the stack `service` (only this suite's stacks use
+    /// pam_fprintd, so no other suite's worker is counted).
+    static func workers(_ service: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                  let command = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            let words = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return words.count >= 3 && words[1] == "__biometric-worker" && words[2] == service ? pid : nil
+        }
+    }
+
+    /// A cancel during a wait for a finger ends `auth` at once (the stack waits 60 s), kills the
+    /// worker, takes the try back, and leaves the reader free: the next verify takes a scan.
+    @Test(arguments: [(SIGINT, "userCancel"), (SIGUSR1, "appCancel"), (SIGTERM, "systemCancel")])
+    func cancelDuringTheWaitEndsItAndFreesTheReader(signal: Int32, outcome: String) throws {
+        let reader = try FingerprintReader.start()
+        try reader.ensureRunning()
+        let world = try TestEnvironment.withFingerprintReader(reader)
+        try world.setConfig("biometric-service", "touchgate-fprintd-slow")
+        let auth = try startWaiting(world, reader, ["auth", "--policy", "biometrics"])
+        #expect(Self.workers("touchgate-fprintd-slow").count == 1, "the wait runs in a worker")
+        auth.signal(signal)
+        // Far less than the stack's 60 s: only a killed wait ends this soon.
+        let cancelled = try auth.wait(timeout: 20)
+        CoreExpect.outcome(cancelled, outcome, policy: "biometrics")
+        #expect(Self.workers("touchgate-fprintd-slow").isEmpty, "no worker left behind")
+        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0, "no finger was checked")
+        let next = try startWaiting(world, reader, ["auth", "--policy", "biometrics"], then: "SCAN good")
+        CoreExpect.outcome(try next.wait(timeout: 30), "success", policy: "biometrics")
+        #expect(world.calls("touchgate-fprintd-slow") == 2)
+    }
+
+    /// Waits until `text` appeared `count` times on the process's standard error.
+    func waitForError(_ process: RunningProcess, _ text: String, count: Int, timeout: TimeInterval = 30) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.errorsSoFar.components(separatedBy: text).count - 1 < count {
+            guard Date() < deadline, process.isRunning else {
+                throw TestFailure("'\(text)' did not appear \(count) times: \(process.errorsSoFar)")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    /// Each wrong scan is one counted failure, written as it happens; `max-biometric-failures`
+    /// wrong scans lock the factor out, exactly: the next evaluation never reaches the reader, and
+    /// the passcode clears it.
+    @Test func wrongScansCountOneByOneAndLockOutExactly() throws {
+        let reader = try FingerprintReader.start()
+        try reader.ensureRunning()
+        let world = try TestEnvironment.withFingerprintReader(reader)
+        try world.setConfig("max-biometric-failures", "3")
+        // One verify per process (see FingerprintReader.send): each run is one scan.
+        try world.setConfig("biometric-tries-per-evaluation", "1")
+        for scan in 1...3 {
+            let auth = try startWaiting(world, reader, ["auth", "--policy", "biometrics"], then: "SCAN bad")
+            CoreExpect.outcome(try auth.wait(timeout: 30), "authenticationFailed", policy: "biometrics")
+            #expect(try world.statusJSON()["biometricFailures"] as? Int == scan, "scan \(scan) counted")
+            #expect(try world.statusJSON()["biometryLockedOut"] as? Bool == (scan == 3))
+        }
+        #expect(world.calls(Self.service) == 3, "one call of the stack per scan")
+        var status = try world.statusJSON()
+        #expect(status["biometricFailures"] as? Int == 3)
+        #expect(status["biometryLockedOut"] as? Bool == true)
+        let locked = try world.run(["-S", "--json", "auth", "--policy", "biometrics"])
+        CoreExpect.outcome(locked, "biometryLockout", policy: "biometrics")
+        #expect(world.calls(Self.service) == 3, "a locked-out factor never reaches the reader")
+        let passcode = try world.run(["-S", "--json", "auth"], input: "alice-passcode\n")
+        CoreExpect.outcome(passcode, "success", policy: "device-owner")
+        status = try world.statusJSON()
+        #expect(status["biometricFailures"] as? Int == 0)
+        #expect(status["biometryLockedOut"] as? Bool == false)
+        #expect(world.calls(Self.service) == 3)
+    }
+
+    /// A device error ends the try uncounted: `biometryNotAvailable` under `--policy biometrics`;
+    /// under device-owner the reason is shown and the passcode asked, never an unlock by itself.
+    @Test func deviceErrorNeverUnlocksAndOffersThePasscode() throws {
+        let reader = try FingerprintReader.start()
+        try reader.ensureRunning()
+        let world = try TestEnvironment.withFingerprintReader(reader)
+        let biometrics = try startWaiting(world, reader, ["auth", "--policy", "biometrics"], then: "ERROR 0")
+        CoreExpect.outcome(try biometrics.wait(timeout: 30), "biometryNotAvailable", policy: "biometrics")
+        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
+
+        let deviceOwner = try startWaiting(world, reader, ["auth"], then: "ERROR 0")
+        try deviceOwner.waitForError(containing: "Password:")
+        #expect(deviceOwner.errorsSoFar.contains("The biometric factor is not available. Use the passcode."))
+        #expect(deviceOwner.isRunning, "no unlock without the passcode")
+        deviceOwner.write("alice-passcode\n")
+        CoreExpect.outcome(try deviceOwner.wait(timeout: 30), "success", policy: "device-owner")
+        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
+    }
+
+    /// fprintd killed while touchgate waits for a finger: no unlock, no hang, nothing counted.
+    @Test func fprintdKilledDuringTheWaitNeverUnlocks() throws {
+        let reader = try FingerprintReader.start()
+        try reader.ensureRunning()
+        let world = try TestEnvironment.withFingerprintReader(reader)
+        try world.setConfig("biometric-service", "touchgate-fprintd-slow")
+        let auth = try startWaiting(world, reader, ["auth", "--policy", "biometrics"])
+        try reader.killFprintd()
+        defer { try? reader.ensureRunning() }
+        // Well before the stack's 60 s timeout.
+        let result = try auth.wait(timeout: 30)
+        CoreExpect.outcome(result, "biometryNotAvailable", policy: "biometrics")
+        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
+        #expect(Self.workers("touchgate-fprintd-slow").isEmpty)
+    }
 }

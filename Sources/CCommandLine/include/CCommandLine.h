@@ -10,4 +10,9 @@ static inline int touchgate_set_dumpable(int dumpable) {
     return prctl(PR_SET_DUMPABLE, (unsigned long)dumpable, 0UL, 0UL, 0UL);
 }
 
+// The same for PR_SET_PDEATHSIG: the biometric worker dies with the process that started it.
+static inline int touchgate_set_parent_death_signal(int signal) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0UL, 0UL, 0UL);
+}
+
 #endif

@@ -14,6 +14,9 @@ public final class AuthContext: @unchecked Sendable {
     /// Signals and lifecycle events post here to cut a prompt short.
     public let interrupter: Interrupter
     let checker: any CredentialChecker
+    /// The checker of the biometric factor: ``checker`` unless another was given (the CLI runs it
+    /// in a worker process, ``WorkerCredentialChecker``, so a wait for a sensor can be cancelled).
+    let biometricChecker: any CredentialChecker
     let prompts: (any PromptSource)?
     private let state: Mutex<MutableState>
 
@@ -32,14 +35,17 @@ public final class AuthContext: @unchecked Sendable {
 
     /// - Parameter prompts: where answers come from; `nil` when there is no terminal, so any
     ///   prompt ends the evaluation with `notInteractive`.
+    /// - Parameter biometricChecker: the biometric factor's checker, when it is not `checker`.
     public init(
         user: String, store: Store, session: String? = nil, checker: any CredentialChecker = PAMCredentialChecker(),
+        biometricChecker: (any CredentialChecker)? = nil,
         prompts: (any PromptSource)?, interrupter: Interrupter = Interrupter()
     ) {
         self.user = user
         self.store = store
         self.session = session
         self.checker = checker
+        self.biometricChecker = biometricChecker ?? checker
         self.prompts = prompts
         self.interrupter = interrupter
         self.state = Mutex(MutableState())
@@ -147,7 +153,7 @@ public final class AuthContext: @unchecked Sendable {
 
     /// The reason the biometric factor cannot be used now, or `nil` when it can.
     func biometricAvailability(configuration: Configuration, record: UserRecord) -> AuthError.Code? {
-        guard checker.serviceExists(configuration.biometricService) else { return .biometryNotAvailable }
+        guard biometricChecker.serviceExists(configuration.biometricService) else { return .biometryNotAvailable }
         guard record.enrolled else { return .biometryNotEnrolled }
         if LockoutPolicy(configuration: configuration).biometricLockedOut(failures: record.biometricFailures) {
             return .biometryLockout

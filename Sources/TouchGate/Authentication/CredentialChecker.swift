@@ -28,9 +28,24 @@ public protocol CredentialChecker: Sendable {
     func check(
         service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool
     ) -> CredentialCheckResult
+    /// One attempt of a stack that may wait for a sensor without asking: a line typed meanwhile
+    /// (`-S`) is the fallback when empty and, with `typedLineIsPasscode`, the passcode when not
+    /// (left for the passcode prompt). Checkers that cannot watch input run ``check(service:user:prompts:interrupter:emptyAnswerIsFallback:)``.
+    func check(
+        service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool,
+        typedLineIsPasscode: Bool
+    ) -> CredentialCheckResult
 }
 
 extension CredentialChecker {
+    public func check(
+        service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool,
+        typedLineIsPasscode: Bool
+    ) -> CredentialCheckResult {
+        check(service: service, user: user, prompts: prompts, interrupter: interrupter,
+              emptyAnswerIsFallback: emptyAnswerIsFallback)
+    }
+
     public func missingServiceDescription(_ service: String, role: String) -> String {
         "The \(role) service \(service) is not configured."
     }

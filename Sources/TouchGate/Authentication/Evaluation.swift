@@ -64,15 +64,19 @@ struct Evaluation {
             case .admitted(let attempt):
                 if !shownHint { prompts.show(hint); shownHint = true }
                 let result = runAdmitted {
-                    context.checker.check(
+                    context.biometricChecker.check(
                         service: configuration.biometricService, user: context.user, prompts: prompts,
-                        interrupter: context.interrupter, emptyAnswerIsFallback: true)
+                        interrupter: context.interrupter, emptyAnswerIsFallback: true,
+                        typedLineIsPasscode: policy == .deviceOwner && !enrolling)
                 }
                 switch try settle(attempt, factor: .biometric, result: result) {
                 case .success: return .success
                 case .retry: continue
                 case .fallback: return .fallback
-                case .unavailable(let code): return .unavailable(code)
+                case .unavailable(let code):
+                    // A reader that failed, timed out or went away: say so before the passcode is asked.
+                    if policy == .deviceOwner { prompts.show("touchgate: \(AuthError(code).message) Use the passcode.") }
+                    return .unavailable(code)
                 }
             }
         }

@@ -22,6 +22,11 @@ public final class StandardInputPrompts: PromptSource {
     }
 }
 
+extension StandardInputPrompts: WaitingInput {
+    public var waitingDescriptor: Int32 { reader.fileDescriptor }
+    public func peekLine(keepText: Bool) -> WaitingLine { reader.peekLine(keepText: keepText) }
+}
+
 /// Writes all of `text`, retrying short writes and interrupted calls.
 ///
 /// The corresponding C function is `write`.

@@ -42,6 +42,7 @@ final class FingerprintReader: @unchecked Sendable {
     private var bus: RunningProcess?
     private var polkit: RunningProcess?
     private var fprintd: RunningProcess?
+    private var lastError: Int32 = 0
 
     private init() throws {
         directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("touchgate-fprint-\(UUID().uuidString)")
@@ -87,6 +88,9 @@ final class FingerprintReader: @unchecked Sendable {
         }
     }
 
+    /// The end of fprintd's log (its standard error), for a failure's message.
+    var fprintdLog: String { String((lock.withLock { fprintd }?.errorsSoFar ?? "").suffix(6000)) }
+
     /// Kills fprintd (SIGKILL), as a crash or a stopped service would end it.
     func killFprintd() throws {
         guard let fprintd = lock.withLock({ self.fprintd }) else { return }
@@ -101,11 +105,20 @@ final class FingerprintReader: @unchecked Sendable {
 
     /// Sends one command to the virtual device (`SCAN good`, `SCAN bad`, `ERROR 0`); retries
     /// while the device is not open (its socket refuses connections until fprintd opens it).
+    ///
+    /// The virtual device closes its socket whenever a verify ends and opens it for the next; a
+    /// verify that starts within a few milliseconds of the last one's end was seen with no socket
+    /// listening (`SET_KEEP_ALIVE 1` did not help: the command then waited unread until the verify
+    /// ended). So the suites let each `touchgate` process make one verify
+    /// (`biometric-tries-per-evaluation` 1) where several scans follow each other.
     func send(_ command: String, timeout: TimeInterval = 10) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if try sendOnce(command) { return }
-            guard Date() < deadline else { throw TestFailure("the virtual device never took '\(command)'") }
+            guard Date() < deadline else {
+                let exists = FileManager.default.fileExists(atPath: deviceSocket)
+                throw TestFailure("the virtual device never took '\(command)' (\(String(cString: strerror(lastError))); socket file \(exists ? "there" : "gone"))")
+            }
             Thread.sleep(forTimeInterval: 0.05)
         }
     }
@@ -123,9 +136,19 @@ final class FingerprintReader: @unchecked Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard connected == 0 else { return false }
+        guard connected == 0 else {
+            lastError = errno
+            return false
+        }
         let bytes = Array(command.utf8)
-        return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+        guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else { return false }
+        shutdown(descriptor, Int32(SHUT_WR))
+        // The device reads a command, then closes the connection; a new connection before that would
+        // make it drop this one unread. So wait for the close (end of file), for a while.
+        var end = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        var byte: UInt8 = 0
+        while poll(&end, 1, 5_000) > 0, read(descriptor, &byte, 1) > 0 {}
+        return true
     }
 
     /// Enrolls the finger id `good` for `user` with `fprintd-enroll`: five scans, paced (fprintd
