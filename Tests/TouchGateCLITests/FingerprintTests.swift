@@ -137,4 +137,54 @@ import Testing
         #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
         #expect(Self.workers("touchgate-fprintd-slow").isEmpty)
     }
+
+    /// `-S` while the reader waits: an empty line is the fallback. Under device-owner the wait ends
+    /// at once, the passcode is asked (nothing counted for the finger), and the reader is free for
+    /// the next verify; under `--policy biometrics` it is `userFallback`.
+    @Test func enterDuringTheWaitIsTheFallback() throws {
+        let reader = try FingerprintReader.start()
+        try reader.ensureRunning()
+        let world = try TestEnvironment.withFingerprintReader(reader)
+        try world.setConfig("biometric-service", "touchgate-fprintd-slow")
+        let deviceOwner = try startWaiting(world, reader, ["auth"])
+        deviceOwner.write("\n")
+        try deviceOwner.waitForError(containing: "Password:", timeout: 20)
+        #expect(Self.workers("touchgate-fprintd-slow").isEmpty, "the wait ended with the Enter")
+        deviceOwner.write("alice-passcode\n")
+        CoreExpect.outcome(try deviceOwner.wait(timeout: 20), "success", policy: "device-owner")
+
+        let biometrics = try startWaiting(world, reader, ["auth", "--policy", "biometrics"])
+        biometrics.write("\n")
+        CoreExpect.outcome(try biometrics.wait(timeout: 20), "userFallback", policy: "biometrics")
+        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
+
+        let next = try startWaiting(world, reader, ["auth", "--policy", "biometrics"], then: "SCAN good")
+        CoreExpect.outcome(try next.wait(timeout: 30), "success", policy: "biometrics")
+    }
+
+    /// `-S` under device-owner: a line typed while the reader waits is the passcode: the wait ends
+    /// and that line is the one passcode try, with no scan at all. Under `--policy biometrics` a
+    /// typed line is never a passcode: it is dropped and the wait goes on.
+    @Test func passcodeTypedDuringTheWaitSucceedsWithoutAScan() throws {
+        let reader = try FingerprintReader.start()
+        try reader.ensureRunning()
+        let world = try TestEnvironment.withFingerprintReader(reader)
+        try world.setConfig("biometric-service", "touchgate-fprintd-slow")
+        let passcodeCalls = world.calls("touchgate")
+        let auth = try startWaiting(world, reader, ["auth"])
+        auth.write("alice-passcode\n")
+        CoreExpect.outcome(try auth.wait(timeout: 20), "success", policy: "device-owner")
+        #expect(world.calls("touchgate") == passcodeCalls + 1, "one passcode try")
+        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
+        #expect(Self.workers("touchgate-fprintd-slow").isEmpty)
+
+        let biometrics = try startWaiting(world, reader, ["auth", "--policy", "biometrics"])
+        biometrics.write("alice-passcode\n")
+        // Give the wait time to read the line (no output says it did); it must still be waiting after.
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(biometrics.isRunning, "a typed line is no passcode under --policy biometrics")
+        try reader.send("SCAN good")
+        CoreExpect.outcome(try biometrics.wait(timeout: 30), "success", policy: "biometrics")
+        #expect(world.calls("touchgate") == passcodeCalls + 1, "the passcode stack never ran")
+    }
 }
