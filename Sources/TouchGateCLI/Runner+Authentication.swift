@@ -19,6 +19,7 @@ extension Runner {
         let context = AuthContext(
             user: try user, store: store, session: options.session,
             checker: credentialChecker, biometricChecker: biometricChecker, prompts: nil)
+        context.remoteHost = remoteHost
         let error = try attempt { try context.canEvaluate(options.policy) }
         return outcome(error, policy: options.policy.rawValue)
     }

@@ -187,4 +187,34 @@ import Testing
         CoreExpect.outcome(try biometrics.wait(timeout: 30), "success", policy: "biometrics")
         #expect(world.calls("touchgate") == passcodeCalls + 1, "the passcode stack never ran")
     }
+
+    /// A remote session (`SSH_CONNECTION`): the reader is never used. `--policy biometrics` is
+    /// `biometryNotAvailable` at once and says why, `can-evaluate` says so too, device-owner asks
+    /// the passcode straight away, and the stacks get the client as `PAM_RHOST`.
+    @Test func aRemoteSessionNeverWaitsForTheReader() throws {
+        let reader = try FingerprintReader.start()
+        try reader.ensureRunning()
+        let world = try TestEnvironment.withFingerprintReader(reader)
+        try world.setConfig("biometric-service", "touchgate-fprintd-slow")
+        world.extraEnvironment["SSH_CONNECTION"] = "203.0.113.7 52144 192.0.2.1 22"
+        let biometrics = try world.run(["-S", "--json", "auth", "--policy", "biometrics"], timeout: 20)
+        CoreExpect.outcome(biometrics, "biometryNotAvailable", policy: "biometrics")
+        let said = try world.run(["-S", "auth", "--policy", "biometrics"], timeout: 20)
+        #expect(said.status == 6 && said.stderr.contains("remote session (from 203.0.113.7)"), "\(said)")
+        let check = try world.run(["--json", "can-evaluate", "--policy", "biometrics"])
+        CoreExpect.outcome(check, "biometryNotAvailable", policy: "biometrics")
+        let checkSaid = try world.run(["can-evaluate", "--policy", "biometrics"])
+        #expect(checkSaid.status == 6 && checkSaid.stderr.contains("remote session"), "\(checkSaid)")
+        let deviceOwner = try world.run(["-S", "--json", "auth"], input: "alice-passcode\n", timeout: 20)
+        CoreExpect.outcome(deviceOwner, "success", policy: "device-owner")
+        #expect(!deviceOwner.stderr.contains(FingerprintReader.waitingMessage))
+        #expect(world.calls("touchgate-fprintd-slow") == 0, "the reader's stack never ran")
+        let rhost = try String(contentsOf: world.pamDirectory.appendingPathComponent("rhost-touchgate"), encoding: .utf8)
+        #expect(rhost == "203.0.113.7\n")
+
+        world.extraEnvironment["SSH_CONNECTION"] = nil
+        world.extraEnvironment["SSH_TTY"] = "/dev/pts/9"
+        let ttyOnly = try world.run(["--json", "can-evaluate", "--policy", "biometrics"])
+        CoreExpect.outcome(ttyOnly, "biometryNotAvailable", policy: "biometrics")
+    }
 }

@@ -26,6 +26,7 @@ public final class AuthContext: @unchecked Sendable {
         var reuseDuration: Double?
         var fallbackTitle: String? = "Use Passcode"
         var cancelTitle: String? = "Cancel"
+        var remoteHost: String?
     }
 
     /// The longest ``reuseDuration`` allowed, like `LATouchIDAuthenticationMaximumAllowableReuseDuration`.
@@ -78,6 +79,21 @@ public final class AuthContext: @unchecked Sendable {
         set { state.withLock { $0.cancelTitle = newValue } }
     }
 
+    /// The remote host of a remote session (SSH), or `nil` for a local one.
+    ///
+    /// A sensor on this machine cannot take the remote user's finger: in a remote session the
+    /// biometric factor is `biometryNotAvailable` and device-owner goes straight to the passcode.
+    /// (The CLI also passes the host to the stacks as `PAM_RHOST`.)
+    public var remoteHost: String? {
+        get { state.withLock { $0.remoteHost } }
+        set { state.withLock { $0.remoteHost = newValue } }
+    }
+
+    /// Why the biometric factor is not available in a remote session, for messages.
+    var remoteSessionDetail: String? {
+        remoteHost.map { "This is a remote session (from \($0)): the biometric factor of this machine is not available." }
+    }
+
     /// An opaque value that changes whenever the biometric enrollment changes; `nil` when not enrolled.
     public var domainState: String? {
         get throws(StoreError) { try store.user(user).domainState }
@@ -100,7 +116,9 @@ public final class AuthContext: @unchecked Sendable {
         let biometric = biometricAvailability(configuration: configuration, record: record)
         switch policy {
         case .biometrics:
-            if let biometric { throw AuthError(biometric) }
+            if let biometric {
+                throw AuthError(biometric, detail: biometric == .biometryNotAvailable ? remoteSessionDetail : nil)
+            }
         case .deviceOwner:
             if biometric == nil { return }
             guard checker.serviceExists(configuration.passcodeService) else { throw AuthError(.passcodeNotSet) }
@@ -153,6 +171,7 @@ public final class AuthContext: @unchecked Sendable {
 
     /// The reason the biometric factor cannot be used now, or `nil` when it can.
     func biometricAvailability(configuration: Configuration, record: UserRecord) -> AuthError.Code? {
+        if remoteHost != nil { return .biometryNotAvailable }
         guard biometricChecker.serviceExists(configuration.biometricService) else { return .biometryNotAvailable }
         guard record.enrolled else { return .biometryNotEnrolled }
         if LockoutPolicy(configuration: configuration).biometricLockedOut(failures: record.biometricFailures) {

@@ -30,7 +30,7 @@ struct Evaluation {
         case (.biometrics, .fallback):
             throw AuthError(.userFallback)
         case (.biometrics, .unavailable(let code)):
-            throw AuthError(code)
+            throw AuthError(code, detail: code == .biometryNotAvailable ? context.remoteSessionDetail : nil)
         case (.biometrics, .exhausted):
             throw AuthError(.authenticationFailed)
         case (.deviceOwner, _):
