@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchGate
 
 /// A real fingerprint through fprintd: pam_fprintd in the test stack `touchgate-fprintd`, fprintd
 /// with libfprint's virtual device on a private system bus (``FingerprintReader``), scans sent to
@@ -216,5 +217,57 @@ import Testing
         world.extraEnvironment["SSH_TTY"] = "/dev/pts/9"
         let ttyOnly = try world.run(["--json", "can-evaluate", "--policy", "biometrics"])
         CoreExpect.outcome(ttyOnly, "biometryNotAvailable", policy: "biometrics")
+    }
+
+    /// Remembers what the stack said; never has an answer.
+    final class ShownMessages: PromptSource, @unchecked Sendable {
+        private let lock = NSLock()
+        private var shown: [String] = []
+        func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer { .endOfInput }
+        func show(_ message: String) { lock.withLock { shown.append(message) } }
+        var all: [String] { lock.withLock { shown } }
+    }
+
+    /// The library: `AuthContext.invalidate()` during a wait for a finger ends the evaluation with
+    /// `appCancel` at once (the stack waits 60 s), the worker gone and nothing counted.
+    @Test func invalidateDuringTheWaitIsAppCancel() async throws {
+        let reader = try FingerprintReader.start()
+        try reader.ensureRunning()
+        let world = try TestEnvironment.withFingerprintReader(reader)
+        try world.setConfig("biometric-service", "touchgate-fprintd-slow")
+        // The worker inherits this process's environment: it must reach the test's fprintd.
+        setenv("DBUS_SYSTEM_BUS_ADDRESS", reader.busAddress, 1)
+        let store = try Store(path: world.storePath)
+        let prompts = ShownMessages()
+        let checker = PAMCredentialChecker(configurationDirectory: world.pamDirectory.path)
+        let context = AuthContext(
+            user: "alice", store: store, session: "library", checker: checker,
+            biometricChecker: WorkerCredentialChecker(base: checker, executable: TestEnvironment.binary), prompts: prompts)
+        let evaluation = Task { () -> AuthError? in
+            do {
+                try await context.evaluate(.biometrics, reason: "library")
+                return nil
+            } catch let error as AuthError {
+                return error
+            }
+        }
+        try world.waitFor("the wait for a finger") {
+            prompts.all.contains { $0.contains(FingerprintReader.waitingMessage) }
+        }
+        #expect(Self.workers("touchgate-fprintd-slow").count == 1)
+        context.invalidate()
+        let error = try await withThrowingTaskGroup(of: AuthError?.self) { group in
+            group.addTask { try await evaluation.value }
+            group.addTask {
+                try await Task.sleep(for: .seconds(20))
+                throw TestFailure("the evaluation did not end within 20 s of invalidate()")
+            }
+            let first = try await group.next()!
+            group.cancelAll()
+            return first
+        }
+        #expect(error?.code == .appCancel)
+        #expect(Self.workers("touchgate-fprintd-slow").isEmpty)
+        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
     }
 }
