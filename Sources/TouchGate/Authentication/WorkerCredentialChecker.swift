@@ -130,6 +130,12 @@ public struct WorkerCredentialChecker: CredentialChecker {
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
         }
         posix_spawn_file_actions_adddup2(&actions, socket, BiometricWorker.descriptor)
+        // Nothing else of the parent's (the store, the terminal) reaches the worker, even a
+        // descriptor opened without close-on-exec. glibc 2.34 and later; otherwise close-on-exec alone.
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, BiometricWorker.descriptor + 1)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
