@@ -270,4 +270,37 @@ import TouchGate
         #expect(Self.workers("touchgate-fprintd-slow").isEmpty)
         #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
     }
+
+    /// At the terminal (no `-S`), `auth` under device-owner while the reader waits: the cover of
+    /// the wait says what to do, the passcode typed (echo off) and Enter ends the wait and is the
+    /// one passcode try; Enter alone goes to the passcode prompt.
+    @Test func passcodeTypedAtTheTerminalDuringTheWait() async throws {
+        let reader = try FingerprintReader.start()
+        try reader.ensureRunning()
+        let world = try TestEnvironment.withFingerprintReader(reader)
+        try world.setConfig("biometric-service", "touchgate-fprintd-slow")
+        let pane = try PaneTerminal(world: world, command: """
+            '\(TestEnvironment.binary)' auth; echo "AUTH-EXIT=$?"; '\(TestEnvironment.binary)' auth; echo "AUTH2-EXIT=$?"; sleep 600
+            """)
+        defer { pane.shutdown() }
+        try await pane.waitForScreen(containing: "type your passcode and press Enter", timeout: 20)
+        _ = try await pane.waitForScreen(containing: FingerprintReader.waitingMessage)
+        try pane.typeLine("alice-passcode")
+        let screen = try await pane.waitForScreen(containing: "AUTH-EXIT=", timeout: 20)
+        #expect(screen.contains("AUTH-EXIT=0"), "\(screen)")
+        #expect(!screen.contains("alice-passcode"), "echo stays off: \(screen)")
+
+        // The second auth: Enter alone leaves the wait for the passcode prompt.
+        try await pane.waitForScreen("the second wait", timeout: 20) {
+            $0.components(separatedBy: "type your passcode and press Enter").count == 3
+        }
+        try pane.typeLine("")
+        try await pane.waitForScreen("the passcode prompt", timeout: 20) { $0.contains("passcode for alice") }
+        try pane.typeLine("alice-passcode")
+        let second = try await pane.waitForScreen(containing: "AUTH2-EXIT=", timeout: 20)
+        #expect(second.contains("AUTH2-EXIT=0"), "\(second)")
+        #expect(world.calls("touchgate-fprintd-slow") == 2)
+        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
+        #expect(Self.workers("touchgate-fprintd-slow").isEmpty)
+    }
 }

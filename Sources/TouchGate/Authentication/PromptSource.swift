@@ -44,4 +44,6 @@ public protocol WaitingInput: AnyObject {
     var waitingDescriptor: Int32 { get }
     /// What has arrived on it, without blocking; with `keepText` false a non-empty line is discarded.
     func peekLine(keepText: Bool) -> WaitingLine
+    /// The stack began to wait for the sensor: show what it said now, and what can be typed.
+    func waitingStarted(typedLineIsPasscode: Bool)
 }

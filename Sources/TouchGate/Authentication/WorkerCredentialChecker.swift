@@ -97,9 +97,14 @@ public struct WorkerCredentialChecker: CredentialChecker {
             switch frame.kind {
             case .message where !frame.payload.isEmpty:
                 let style = Int32(frame.payload[0])
+                let waitingBefore = sensorWait
                 sensorWait = style == PAM_TEXT_INFO || style == PAM_ERROR_MSG
                 let text = TerminalText.sanitized(bytes: frame.payload.dropFirst(), limit: 512)
-                switch conversation.respond(style: style, text: text) {
+                let reply = conversation.respond(style: style, text: text)
+                if sensorWait, !waitingBefore, !inputEnded, let waiting {
+                    waiting.waitingStarted(typedLineIsPasscode: typedLineIsPasscode)
+                }
+                switch reply {
                 case .answer(var answer):
                     let sent = channel.send(.answer, answer)
                     wipe(&answer)
