@@ -18,7 +18,8 @@ extension Runner {
         let store = try openStore()
         let context = AuthContext(
             user: try user, store: store, session: options.session,
-            checker: credentialChecker, prompts: nil)
+            checker: credentialChecker, biometricChecker: biometricChecker, prompts: nil)
+        context.remoteHost = remoteHost
         let error = try attempt { try context.canEvaluate(options.policy) }
         return outcome(error, policy: options.policy.rawValue)
     }

@@ -124,7 +124,8 @@ struct GateSession {
         guard let prompts = runner.makePromptSource() else { return ExitCode(.notInteractive) }
         let context = AuthContext(
             user: user, store: store, session: session,
-            checker: runner.credentialChecker, prompts: prompts)
+            checker: runner.credentialChecker, biometricChecker: runner.biometricChecker, prompts: prompts)
+        context.remoteHost = runner.remoteHost
         context.fallbackTitle = "the passcode"
         // Ctrl-C only clears the line at the gate: offering it as "cancel" would mislead.
         context.cancelTitle = nil
@@ -173,7 +174,9 @@ struct GateSession {
         let configuration = try store.configuration(user: user)
         let lockout = LockoutPolicy(configuration: configuration)
         var lines = runner.header(user: user, session: session)
-        if !record.enrolled || configuration.biometricService.isEmpty {
+        if let host = runner.remoteHost {
+            lines.append("  Remote session (from \(host)): unlock with the passcode of \(user).")
+        } else if !record.enrolled || configuration.biometricService.isEmpty {
             lines.append("  Unlock with the passcode of \(user).")
         } else if lockout.biometricLockedOut(failures: record.biometricFailures) {
             lines.append("  Biometrics are locked out after \(record.biometricFailures) failures: use the passcode.")

@@ -96,7 +96,29 @@ struct Runner {
 
     /// The PAM checker every command uses, naming the controlling terminal as `PAM_TTY`.
     var credentialChecker: PAMCredentialChecker {
-        PAMCredentialChecker(configurationDirectory: pamConfigurationDirectory, terminal: terminalName())
+        PAMCredentialChecker(configurationDirectory: pamConfigurationDirectory, terminal: terminalName(),
+                             remoteHost: remoteHost)
+    }
+
+    /// The client's address when this is a remote session: the first word of `SSH_CONNECTION`
+    /// (or `SSH_CLIENT`), or `unknown` when only `SSH_TTY` says so; `nil` for a local session.
+    /// Only address characters are kept (the value goes to `PAM_RHOST` and into messages).
+    var remoteHost: String? {
+        for name in ["SSH_CONNECTION", "SSH_CLIENT"] {
+            guard let value = environment[name], let first = value.split(separator: " ").first else { continue }
+            let address = String(first.unicodeScalars.filter {
+                $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." || $0 == "%" || ($0 >= "a" && $0 <= "z")
+            }.map(Character.init).prefix(64))
+            return address.isEmpty ? "unknown" : address
+        }
+        if let terminal = environment["SSH_TTY"], !terminal.isEmpty { return "unknown" }
+        return nil
+    }
+
+    /// The biometric factor's checker: the same stacks, each try in a worker process of this
+    /// binary that a cancel, a signal or the fallback can kill while the stack waits for a sensor.
+    var biometricChecker: WorkerCredentialChecker {
+        WorkerCredentialChecker(base: credentialChecker)
     }
 
     /// Where answers come from: standard input with `-S`, else the controlling terminal (`nil` without one).
@@ -123,8 +145,10 @@ struct Runner {
     func makeContext(store: Store, session: String?, options: EvaluationOptions) throws -> AuthContext {
         let session = try session.map(validSession)
         let prompts = makePromptSource()
-        let context = AuthContext(user: try user, store: store, session: session, checker: credentialChecker, prompts: prompts)
+        let context = AuthContext(user: try user, store: store, session: session, checker: credentialChecker,
+                                  biometricChecker: biometricChecker, prompts: prompts)
         context.interactionNotAllowed = options.noInteraction
+        context.remoteHost = remoteHost
         SignalRelay.install([SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1], to: context.interrupter)
         return context
     }

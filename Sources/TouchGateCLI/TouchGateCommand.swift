@@ -5,6 +5,15 @@ import TouchGate
 public enum TouchGateCommand {
     public static let version = "0.1.0"
 
+    /// The hidden command of the biometric worker (``BiometricWorker``): not a user command, not
+    /// parsed, not in the help; only ``WorkerCredentialChecker`` starts it.
+    public static let biometricWorkerCommand = BiometricWorker.command
+
+    /// Runs the biometric worker with `arguments` (`SERVICE USER`) and returns its exit status.
+    public static func biometricWorker(_ arguments: [String]) -> Int32 {
+        BiometricWorker.run(arguments)
+    }
+
     /// Runs `touchgate` with `arguments` (without the program name) and returns the exit status.
     public static func main(_ arguments: [String]) -> ExitCode {
         let invocation: Invocation

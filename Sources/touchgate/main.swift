@@ -37,4 +37,10 @@ func commandLineArguments() -> [String] {
 }
 
 keepSecretsOutOfCoreFiles()
-exit(TouchGateCommand.main(commandLineArguments()).rawValue)
+let arguments = commandLineArguments()
+if arguments.first == TouchGateCommand.biometricWorkerCommand {
+    // Killed with its parent: a worker left behind would hold the reader until the module's timeout.
+    _ = touchgate_set_parent_death_signal(SIGKILL)
+    exit(TouchGateCommand.biometricWorker(Array(arguments.dropFirst())))
+}
+exit(TouchGateCommand.main(arguments).rawValue)

@@ -42,29 +42,53 @@ internal import CPAM
         (PAM_AUTH_ERR, Factor.biometric, AuthError.Code.authenticationFailed),
         (PAM_AUTHINFO_UNAVAIL, .biometric, .biometryNotAvailable),
         (PAM_MODULE_UNKNOWN, .biometric, .biometryNotAvailable),
+        (PAM_OPEN_ERR, .biometric, .biometryNotAvailable),
         (PAM_USER_UNKNOWN, .biometric, .biometryNotEnrolled),
         (PAM_USER_UNKNOWN, .passcode, .passcodeNotSet),
         (PAM_AUTHINFO_UNAVAIL, .passcode, .passcodeNotSet),
+        (PAM_MODULE_UNKNOWN, .passcode, .authenticationFailed),
         (PAM_AUTH_ERR, .passcode, .authenticationFailed),
         (PAM_MAXTRIES, .passcode, .authenticationFailed),
+        (PAM_MAXTRIES, .biometric, .authenticationFailed),
         (PAM_SYSTEM_ERR, .passcode, .authenticationFailed),
         (PAM_ABORT, .biometric, .authenticationFailed),
         (PAM_CRED_INSUFFICIENT, .biometric, .authenticationFailed),
+        (PAM_CONV_ERR, .biometric, .authenticationFailed),
     ])
     func pamStatusMapsToOutcome(status: Int32, factor: Factor, code: AuthError.Code) {
-        #expect(AuthError(pamStatus: status, factor: factor)?.code == code)
+        #expect(PAMOutcome(status: status).errorCode(for: factor) == code)
+        #expect(AuthError(PAMOutcome(status: status), factor: factor)?.code == code)
     }
 
     @Test func successMapsToNoError() {
-        #expect(AuthError(pamStatus: PAM_SUCCESS, factor: .passcode) == nil)
-        #expect(AuthError(pamStatus: PAM_SUCCESS, factor: .biometric) == nil)
+        #expect(PAMOutcome(status: PAM_SUCCESS) == .success)
+        #expect(AuthError(PAMOutcome(status: PAM_SUCCESS), factor: .passcode) == nil)
+        #expect(AuthError(PAMOutcome(status: PAM_SUCCESS), factor: .biometric) == nil)
+    }
+
+    /// Each status is read into one case; a status no case names fails closed, keeping the raw value.
+    @Test func statusesAreReadIntoOneCase() {
+        #expect(PAMOutcome(status: PAM_AUTH_ERR) == .noMatch)
+        #expect(PAMOutcome(status: PAM_MAXTRIES) == .noMatch)
+        #expect(PAMOutcome(status: PAM_AUTHINFO_UNAVAIL) == .unavailable)
+        #expect(PAMOutcome(status: PAM_SYMBOL_ERR) == .moduleMissing)
+        #expect(PAMOutcome(status: PAM_USER_UNKNOWN) == .userUnknown)
+        #expect(PAMOutcome(status: PAM_SYSTEM_ERR) == .failed(PAM_SYSTEM_ERR))
+        #expect(PAMOutcome(status: 9999) == .failed(9999))
+        for status in [PAM_SUCCESS, PAM_AUTH_ERR, PAM_AUTHINFO_UNAVAIL, PAM_USER_UNKNOWN, PAM_SYSTEM_ERR, PAM_CONV_ERR] {
+            #expect(PAMOutcome(status: PAMOutcome(status: status).status) == PAMOutcome(status: status))
+        }
+        #expect(PAMOutcome.notStarted.errorCode(for: .biometric) == .biometryNotAvailable)
     }
 
     @Test func onlyVerdictsOnAGivenCredentialCount() {
-        #expect(AuthError.isCountedFailure(pamStatus: PAM_AUTH_ERR))
-        #expect(AuthError.isCountedFailure(pamStatus: PAM_SYSTEM_ERR))
-        #expect(!AuthError.isCountedFailure(pamStatus: PAM_USER_UNKNOWN))
-        #expect(!AuthError.isCountedFailure(pamStatus: PAM_AUTHINFO_UNAVAIL))
-        #expect(!AuthError.isCountedFailure(pamStatus: PAM_SUCCESS))
+        #expect(PAMOutcome(status: PAM_AUTH_ERR).isCountedFailure)
+        #expect(PAMOutcome(status: PAM_MAXTRIES).isCountedFailure)
+        #expect(PAMOutcome(status: PAM_SYSTEM_ERR).isCountedFailure)
+        #expect(!PAMOutcome(status: PAM_USER_UNKNOWN).isCountedFailure)
+        #expect(!PAMOutcome(status: PAM_AUTHINFO_UNAVAIL).isCountedFailure)
+        #expect(!PAMOutcome(status: PAM_MODULE_UNKNOWN).isCountedFailure)
+        #expect(!PAMOutcome(status: PAM_SUCCESS).isCountedFailure)
+        #expect(!PAMOutcome.notStarted.isCountedFailure)
     }
 }

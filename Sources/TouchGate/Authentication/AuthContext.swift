@@ -14,6 +14,9 @@ public final class AuthContext: @unchecked Sendable {
     /// Signals and lifecycle events post here to cut a prompt short.
     public let interrupter: Interrupter
     let checker: any CredentialChecker
+    /// The checker of the biometric factor: ``checker`` unless another was given (the CLI runs it
+    /// in a worker process, ``WorkerCredentialChecker``, so a wait for a sensor can be cancelled).
+    let biometricChecker: any CredentialChecker
     let prompts: (any PromptSource)?
     private let state: Mutex<MutableState>
 
@@ -23,6 +26,7 @@ public final class AuthContext: @unchecked Sendable {
         var reuseDuration: Double?
         var fallbackTitle: String? = "Use Passcode"
         var cancelTitle: String? = "Cancel"
+        var remoteHost: String?
     }
 
     /// The longest ``reuseDuration`` allowed, like `LATouchIDAuthenticationMaximumAllowableReuseDuration`.
@@ -32,14 +36,17 @@ public final class AuthContext: @unchecked Sendable {
 
     /// - Parameter prompts: where answers come from; `nil` when there is no terminal, so any
     ///   prompt ends the evaluation with `notInteractive`.
+    /// - Parameter biometricChecker: the biometric factor's checker, when it is not `checker`.
     public init(
         user: String, store: Store, session: String? = nil, checker: any CredentialChecker = PAMCredentialChecker(),
+        biometricChecker: (any CredentialChecker)? = nil,
         prompts: (any PromptSource)?, interrupter: Interrupter = Interrupter()
     ) {
         self.user = user
         self.store = store
         self.session = session
         self.checker = checker
+        self.biometricChecker = biometricChecker ?? checker
         self.prompts = prompts
         self.interrupter = interrupter
         self.state = Mutex(MutableState())
@@ -72,6 +79,21 @@ public final class AuthContext: @unchecked Sendable {
         set { state.withLock { $0.cancelTitle = newValue } }
     }
 
+    /// The remote host of a remote session (SSH), or `nil` for a local one.
+    ///
+    /// A sensor on this machine cannot take the remote user's finger: in a remote session the
+    /// biometric factor is `biometryNotAvailable` and device-owner goes straight to the passcode.
+    /// (The CLI also passes the host to the stacks as `PAM_RHOST`.)
+    public var remoteHost: String? {
+        get { state.withLock { $0.remoteHost } }
+        set { state.withLock { $0.remoteHost = newValue } }
+    }
+
+    /// Why the biometric factor is not available in a remote session, for messages.
+    var remoteSessionDetail: String? {
+        remoteHost.map { "This is a remote session (from \($0)): the biometric factor of this machine is not available." }
+    }
+
     /// An opaque value that changes whenever the biometric enrollment changes; `nil` when not enrolled.
     public var domainState: String? {
         get throws(StoreError) { try store.user(user).domainState }
@@ -94,7 +116,9 @@ public final class AuthContext: @unchecked Sendable {
         let biometric = biometricAvailability(configuration: configuration, record: record)
         switch policy {
         case .biometrics:
-            if let biometric { throw AuthError(biometric) }
+            if let biometric {
+                throw AuthError(biometric, detail: biometric == .biometryNotAvailable ? remoteSessionDetail : nil)
+            }
         case .deviceOwner:
             if biometric == nil { return }
             guard checker.serviceExists(configuration.passcodeService) else { throw AuthError(.passcodeNotSet) }
@@ -147,7 +171,8 @@ public final class AuthContext: @unchecked Sendable {
 
     /// The reason the biometric factor cannot be used now, or `nil` when it can.
     func biometricAvailability(configuration: Configuration, record: UserRecord) -> AuthError.Code? {
-        guard checker.serviceExists(configuration.biometricService) else { return .biometryNotAvailable }
+        if remoteHost != nil { return .biometryNotAvailable }
+        guard biometricChecker.serviceExists(configuration.biometricService) else { return .biometryNotAvailable }
         guard record.enrolled else { return .biometryNotEnrolled }
         if LockoutPolicy(configuration: configuration).biometricLockedOut(failures: record.biometricFailures) {
             return .biometryLockout

@@ -25,6 +25,12 @@ final class Conversation {
         self.emptyAnswerIsFallback = emptyAnswerIsFallback
     }
 
+    /// The fallback was chosen while the stack waited without asking (an empty line, or the
+    /// passcode typed under device-owner).
+    func chooseFallback() {
+        fallbackChosen = true
+    }
+
     /// True when the conversation stopped the transaction rather than the stack deciding.
     var stoppedByConversation: Bool {
         fallbackChosen || interruption != nil || endOfInput || notInteractive || invalidAnswer != nil

@@ -1,9 +1,7 @@
 /// What one credential check reported.
 public struct CredentialCheckResult: Sendable, Equatable {
-    /// The PAM status of the stack's verdict (`PAM_SUCCESS` is 0).
-    public var status: Int32
-    /// False when the stack could not even be started (`pam_start` failed).
-    public var started = true
+    /// The stack's verdict, read from its PAM status (``PAMOutcome/notStarted`` when `pam_start` failed).
+    public var outcome: PAMOutcome
     /// A non-empty answer reached the stack.
     public var submittedAnswer: Bool
     public var fallbackChosen = false
@@ -11,6 +9,9 @@ public struct CredentialCheckResult: Sendable, Equatable {
     public var endOfInput = false
     public var notInteractive = false
     public var invalidAnswer: String?
+
+    /// False when the stack could not even be started.
+    public var started: Bool { outcome != .notStarted }
 }
 
 /// Checks one credential for one user against one named stack.
@@ -27,9 +28,24 @@ public protocol CredentialChecker: Sendable {
     func check(
         service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool
     ) -> CredentialCheckResult
+    /// One attempt of a stack that may wait for a sensor without asking: a line typed meanwhile
+    /// (`-S`) is the fallback when empty and, with `typedLineIsPasscode`, the passcode when not
+    /// (left for the passcode prompt). Checkers that cannot watch input run ``check(service:user:prompts:interrupter:emptyAnswerIsFallback:)``.
+    func check(
+        service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool,
+        typedLineIsPasscode: Bool
+    ) -> CredentialCheckResult
 }
 
 extension CredentialChecker {
+    public func check(
+        service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool,
+        typedLineIsPasscode: Bool
+    ) -> CredentialCheckResult {
+        check(service: service, user: user, prompts: prompts, interrupter: interrupter,
+              emptyAnswerIsFallback: emptyAnswerIsFallback)
+    }
+
     public func missingServiceDescription(_ service: String, role: String) -> String {
         "The \(role) service \(service) is not configured."
     }

@@ -1,5 +1,3 @@
-internal import CPAM
-
 /// One run of a policy: the biometric tries, then (under deviceOwner) the passcode tries.
 ///
 /// Every try is admitted and counted by the store before PAM sees it, and settled after.
@@ -32,7 +30,7 @@ struct Evaluation {
         case (.biometrics, .fallback):
             throw AuthError(.userFallback)
         case (.biometrics, .unavailable(let code)):
-            throw AuthError(code)
+            throw AuthError(code, detail: code == .biometryNotAvailable ? context.remoteSessionDetail : nil)
         case (.biometrics, .exhausted):
             throw AuthError(.authenticationFailed)
         case (.deviceOwner, _):
@@ -66,15 +64,19 @@ struct Evaluation {
             case .admitted(let attempt):
                 if !shownHint { prompts.show(hint); shownHint = true }
                 let result = runAdmitted {
-                    context.checker.check(
+                    context.biometricChecker.check(
                         service: configuration.biometricService, user: context.user, prompts: prompts,
-                        interrupter: context.interrupter, emptyAnswerIsFallback: true)
+                        interrupter: context.interrupter, emptyAnswerIsFallback: true,
+                        typedLineIsPasscode: policy == .deviceOwner && !enrolling)
                 }
                 switch try settle(attempt, factor: .biometric, result: result) {
                 case .success: return .success
                 case .retry: continue
                 case .fallback: return .fallback
-                case .unavailable(let code): return .unavailable(code)
+                case .unavailable(let code):
+                    // A reader that failed, timed out or went away: say so before the passcode is asked.
+                    if policy == .deviceOwner { prompts.show("touchgate: \(AuthError(code).message) Use the passcode.") }
+                    return .unavailable(code)
                 }
             }
         }
@@ -166,7 +168,7 @@ struct Evaluation {
         // An interruption that arrived while a module worked counts as much as one at a prompt.
         if let interruption = result.interruption ?? context.interrupter.pending {
             let code = interruption.code
-            let settled: AttemptResult = if result.status == PAM_SUCCESS, result.started, !result.stoppedEarly {
+            let settled: AttemptResult = if result.outcome == .success, !result.stoppedEarly {
                 .verifiedButCancelled(code)
             } else {
                 stopped(code)
@@ -196,7 +198,7 @@ struct Evaluation {
             try store.finishAttempt(attempt, user: user, factor: factor, result: .notChecked(code))
             return .unavailable(code)
         }
-        guard let failure = AuthError(pamStatus: result.status, factor: factor) else {
+        guard let failure = AuthError(result.outcome, factor: factor) else {
             if factor == .passcode, !result.submittedAnswer {
                 // The stack accepted no secret at all (nullok, pam_permit): that must never unlock.
                 try store.finishAttempt(attempt, user: user, factor: factor, result: .notChecked(.passcodeNotSet))
@@ -205,7 +207,7 @@ struct Evaluation {
             try store.finishAttempt(attempt, user: user, factor: factor, result: .success)
             return .success
         }
-        if AuthError.isCountedFailure(pamStatus: result.status) {
+        if result.outcome.isCountedFailure {
             try store.finishAttempt(attempt, user: user, factor: factor, result: .failure(failure.code))
             return .retry
         }

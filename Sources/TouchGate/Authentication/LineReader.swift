@@ -65,6 +65,40 @@ final class LineReader {
         }
     }
 
+    /// What is waiting on the input while no question is asked (a biometric wait), without blocking.
+    ///
+    /// An empty line is consumed (it is the fallback); a non-empty line stays buffered, for the
+    /// next prompt to read as its answer, or with `keepText` false is discarded (wiped) unread.
+    func peekLine(keepText: Bool) -> WaitingLine {
+        if !reachedEnd, pending.bytes.firstIndex(of: 0x0A) == nil {
+            var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&descriptor, 1, 0) > 0 {
+                let count = pending.read(from: fileDescriptor)
+                if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { reachedEnd = true }
+            }
+        }
+        while let newline = pending.bytes.firstIndex(of: 0x0A) {
+            if newline == 0 || (newline == 1 && pending.bytes[0] == 0x0D) {
+                pending.removeFirst(newline + 1)
+                return .empty
+            }
+            if keepText { return .text }
+            pending.removeFirst(newline + 1)
+        }
+        let held = pending.bytes
+        if reachedEnd {
+            if isatty(fileDescriptor) == 1 { reachedEnd = false }
+            if !held.isEmpty, !keepText { pending.wipe() }
+            return held.isEmpty || !keepText ? .endOfInput : .text
+        }
+        // A line longer than the buffer without its newline: the next prompt reports it as too long.
+        if pending.count == pending.capacity {
+            if keepText { return .text }
+            pending.wipe()
+        }
+        return .nothing
+    }
+
     private func finish(overlong: Bool) -> PromptAnswer {
         if overlong { return .invalid("the answer is longer than \(Self.maximumLineLength) bytes") }
         if line.bytes.contains(0) { return .invalid("the answer contains a NUL byte") }

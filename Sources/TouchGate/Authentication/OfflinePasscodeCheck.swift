@@ -1,5 +1,3 @@
-internal import CPAM
-
 /// The passcode check the gate falls back to when the store cannot be read.
 ///
 /// Without the store nothing can be counted durably, so throttling is kept in memory with the
@@ -41,10 +39,10 @@ public struct OfflinePasscodeCheck {
             if result.submittedAnswer { countFailure(now) }
             throw AuthError(stop)
         }
-        if result.started, result.status == PAM_SUCCESS, result.submittedAnswer, !result.stoppedEarly { return }
-        if result.started, result.status == PAM_SUCCESS { throw AuthError(.passcodeNotSet) }
+        if result.outcome == .success, result.submittedAnswer, !result.stoppedEarly { return }
+        if result.outcome == .success { throw AuthError(.passcodeNotSet) }
         countFailure(now)
-        throw AuthError(AuthError(pamStatus: result.status, factor: .passcode)?.code ?? .authenticationFailed)
+        throw AuthError(result.outcome.errorCode(for: .passcode) ?? .authenticationFailed)
     }
 
     private mutating func countFailure(_ now: Double) {

@@ -10,10 +10,13 @@ public struct PAMCredentialChecker: CredentialChecker {
     public let configurationDirectory: String?
     /// The terminal name passed as `PAM_TTY`, for modules that log or restrict by it.
     public let terminal: String?
+    /// The remote host passed as `PAM_RHOST` in a remote session (SSH), or `nil` for a local one.
+    public let remoteHost: String?
 
-    public init(configurationDirectory: String? = nil, terminal: String? = nil) {
+    public init(configurationDirectory: String? = nil, terminal: String? = nil, remoteHost: String? = nil) {
         self.configurationDirectory = configurationDirectory
         self.terminal = terminal
+        self.remoteHost = remoteHost
     }
 
     /// The directories libpam would read `service` from, in its order of preference.
@@ -62,23 +65,21 @@ public struct PAMCredentialChecker: CredentialChecker {
         var pamConversation = pam_conv(conv: conversationFunction, appdata_ptr: retained.toOpaque())
         var handle: OpaquePointer?
         var status: Int32
-        var started = false
+        var outcome = PAMOutcome.notStarted
         if let configurationDirectory {
             status = pam_start_confdir(service, user, &pamConversation, configurationDirectory, &handle)
         } else {
             status = pam_start(service, user, &pamConversation, &handle)
         }
         if status == PAM_SUCCESS, let handle {
-            started = true
             if let terminal { pam_set_item(handle, PAM_TTY, terminal) }
+            if let remoteHost { pam_set_item(handle, PAM_RHOST, remoteHost) }
             status = pam_authenticate(handle, Int32(PAM_DISALLOW_NULL_AUTHTOK))
             pam_end(handle, status)
-        } else {
-            status = PAM_ABORT
+            outcome = PAMOutcome(status: status)
         }
         return CredentialCheckResult(
-            status: status,
-            started: started,
+            outcome: outcome,
             submittedAnswer: conversation.submittedAnswer,
             fallbackChosen: conversation.fallbackChosen,
             interruption: conversation.interruption,

@@ -25,3 +25,25 @@ public final class NoInteraction: PromptSource {
     public func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer { .notInteractive }
     public func show(_ message: String) {}
 }
+
+/// What a prompt source has for a biometric wait that asks no question.
+public enum WaitingLine: Sendable, Equatable {
+    /// No whole line yet.
+    case nothing
+    /// An empty line, consumed: the fallback.
+    case empty
+    /// A non-empty line, left for the next prompt to read (under device-owner: the passcode).
+    case text
+    /// The input ended; the wait goes on for the sensor alone.
+    case endOfInput
+}
+
+/// A prompt source that can be read while a biometric stack only waits for the sensor (`-S`).
+public protocol WaitingInput: AnyObject {
+    /// The descriptor to poll for input during the wait.
+    var waitingDescriptor: Int32 { get }
+    /// What has arrived on it, without blocking; with `keepText` false a non-empty line is discarded.
+    func peekLine(keepText: Bool) -> WaitingLine
+    /// The stack began to wait for the sensor: show what it said now, and what can be typed.
+    func waitingStarted(typedLineIsPasscode: Bool)
+}

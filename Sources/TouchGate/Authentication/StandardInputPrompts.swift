@@ -26,6 +26,12 @@ public final class StandardInputPrompts: PromptSource {
     }
 }
 
+extension StandardInputPrompts: WaitingInput {
+    public var waitingDescriptor: Int32 { reader.fileDescriptor }
+    public func peekLine(keepText: Bool) -> WaitingLine { reader.peekLine(keepText: keepText) }
+    public func waitingStarted(typedLineIsPasscode: Bool) {}
+}
+
 /// Writes all of `text`, retrying short writes and interrupted calls.
 ///
 /// The corresponding C function is `write`.

@@ -24,6 +24,8 @@ public final class TerminalPrompts: PromptSource {
     private var messages = ""
     /// The line being typed: one page, locked in memory where the limit allows, wiped after each prompt.
     private let line: LockedBuffer
+    /// ``line`` holds a passcode typed while a biometric stack waited: the next prompt's answer.
+    private var typedDuringWait = false
 
     /// Opens the controlling terminal, or returns `nil` when the process has none.
     ///
@@ -93,6 +95,13 @@ public final class TerminalPrompts: PromptSource {
     }
 
     public func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer {
+        if typedDuringWait {
+            // Typed (echo off) and ended with Enter while the reader waited: the answer already.
+            typedDuringWait = false
+            writeMessages()
+            defer { line.wipe() }
+            return .answer(line.copy())
+        }
         hold()
         drainRedraw()
         tcflush(fileDescriptor, TCIFLUSH)
@@ -272,4 +281,57 @@ private let heldContinueHandler: @convention(c) (Int32) -> Void = { _ in
     let savedErrno = errno
     retakeHeldTerminal()
     errno = savedErrno
+}
+
+extension TerminalPrompts: WaitingInput {
+    public var waitingDescriptor: Int32 { fileDescriptor }
+
+    /// Shows what the stack said at once (the messages otherwise wait for the next prompt) and what
+    /// can be typed; takes the terminal (echo and canonical input off) and forgets type-ahead.
+    public func waitingStarted(typedLineIsPasscode: Bool) {
+        hold()
+        tcflush(fileDescriptor, TCIFLUSH)
+        line.wipe()
+        typedDuringWait = false
+        show(typedLineIsPasscode
+            ? "Touch the fingerprint reader, or type your passcode and press Enter (Enter alone: the passcode prompt)."
+            : "Touch the fingerprint reader (Enter: the fallback).")
+        writeMessages()
+    }
+
+    /// Reads the keys typed so far during the wait, editing the line as a prompt does (echo off):
+    /// Enter alone is the fallback; Enter after text keeps it as the passcode (`keepText`) or drops
+    /// it; Ctrl-C, Ctrl-\ and Ctrl-Z as bytes (ISIG off, the gate) clear the line.
+    public func peekLine(keepText: Bool) -> WaitingLine {
+        let keys = Keys(saved)
+        var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while poll(&descriptor, 1, 0) > 0 {
+            var byte: UInt8 = 0
+            let count = read(fileDescriptor, &byte, 1)
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard count == 1 else { return .endOfInput }
+            defer { byte = 0 }
+            switch byte {
+            case 0x0A, 0x0D:
+                if line.count == 0 { return .empty }
+                if keepText, line.count <= LineReader.maximumLineLength, !line.bytes.contains(0) {
+                    typedDuringWait = true
+                    return .text
+                }
+                line.wipe()
+            case _ where Keys.matches(byte, keys.interrupt) || Keys.matches(byte, keys.quit)
+                || Keys.matches(byte, keys.suspend) || Keys.matches(byte, keys.kill):
+                line.wipe()
+            case _ where Keys.matches(byte, keys.erase) || byte == 0x7F || byte == 0x08:
+                _ = line.eraseCharacter()
+            case _ where Keys.matches(byte, keys.wordErase):
+                _ = line.eraseWord()
+            case _ where Keys.matches(byte, keys.endOfFile):
+                continue
+            default:
+                if line.count <= LineReader.maximumLineLength { line.append(byte) }
+            }
+        }
+        return .nothing
+    }
 }

@@ -79,7 +79,9 @@ final class TestEnvironment: @unchecked Sendable {
     var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         for name in ["TOUCHGATE_STORE", "TOUCHGATE_USER", "TOUCHGATE_SESSION", "TOUCHGATE_PAM_CONFDIR", "TMUX",
-                     "LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR"] {
+                     "LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR",
+                     // A test run started over SSH must not make every world a remote session.
+                     "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"] {
             environment[name] = nil
         }
         if usesPAMWrapper {

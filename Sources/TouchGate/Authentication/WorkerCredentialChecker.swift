@@ -1,0 +1,171 @@
+internal import CPAM
+import Glibc
+
+/// Checks a credential in a worker process (``BiometricWorker``) that can be killed at any time:
+/// the biometric factor, whose modules may wait for a sensor long after the user chose to leave.
+///
+/// The parent keeps the terminal, the store and the count; the worker runs only the PAM
+/// transaction, relaying the stack's questions here (answered through the ``Conversation``, as
+/// in-process) and its information and error lines. A cancel, a signal, the fallback chosen
+/// during the wait, or a question left unanswered kills the worker's process group at once, so a
+/// reader it had claimed is released for the next try. A worker that dies without a result fails
+/// closed: a counted failure, never a success.
+public struct WorkerCredentialChecker: CredentialChecker {
+    /// The stacks and the items passed to them (configuration directory, `PAM_TTY`, `PAM_RHOST`).
+    public let base: PAMCredentialChecker
+    /// The program that runs ``BiometricWorker/run(_:)`` for `__biometric-worker SERVICE USER`.
+    public let executable: String
+
+    public init(base: PAMCredentialChecker, executable: String = "/proc/self/exe") {
+        self.base = base
+        self.executable = executable
+    }
+
+    public func serviceExists(_ service: String) -> Bool { base.serviceExists(service) }
+
+    public func missingServiceDescription(_ service: String, role: String) -> String {
+        base.missingServiceDescription(service, role: role)
+    }
+
+    public func check(
+        service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool
+    ) -> CredentialCheckResult {
+        check(service: service, user: user, prompts: prompts, interrupter: interrupter,
+              emptyAnswerIsFallback: emptyAnswerIsFallback, typedLineIsPasscode: false)
+    }
+
+    /// The corresponding C functions are `socketpair`, `posix_spawn`, `poll`, `kill` and `waitpid`.
+    public func check(
+        service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool,
+        typedLineIsPasscode: Bool
+    ) -> CredentialCheckResult {
+        let conversation = Conversation(prompts: prompts, interrupter: interrupter, emptyAnswerIsFallback: emptyAnswerIsFallback)
+        func result(_ outcome: PAMOutcome) -> CredentialCheckResult {
+            CredentialCheckResult(
+                outcome: outcome, submittedAnswer: conversation.submittedAnswer,
+                fallbackChosen: conversation.fallbackChosen, interruption: conversation.interruption,
+                endOfInput: conversation.endOfInput, notInteractive: conversation.notInteractive,
+                invalidAnswer: conversation.invalidAnswer)
+        }
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            return result(.notStarted)
+        }
+        let worker = spawn(service: service, user: user, socket: ends[1])
+        close(ends[1])
+        defer { close(ends[0]) }
+        guard let worker else { return result(.notStarted) }
+        defer { end(worker) }
+        let channel = WorkerChannel(descriptor: ends[0])
+        let items = WorkerChannel.joined([base.configurationDirectory ?? "", base.terminal ?? "", base.remoteHost ?? "", String(getpid())])
+        guard channel.send(.start, items) else { return result(.failed(PAM_ABORT)) }
+
+        // Input is read during the wait only once the stack said something without asking (pam_fprintd's
+        // "Swipe your finger"): before that a line may be the answer to its first question.
+        let waiting = (emptyAnswerIsFallback ? prompts as? WaitingInput : nil)
+        var inputEnded = false
+        var sensorWait = false
+        while true {
+            let watchingInput = waiting != nil && sensorWait && !inputEnded
+            if interrupter.pending != nil { return result(.failed(PAM_ABORT)) }
+            var fds = (
+                pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0),
+                pollfd(fd: interrupter.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: watchingInput ? waiting!.waitingDescriptor : -1, events: Int16(POLLIN), revents: 0)
+            )
+            let ready = withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 3, -1) }
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return result(.failed(PAM_ABORT))
+            }
+            if fds.1.revents != 0 { continue }
+            if fds.2.revents != 0, let waiting {
+                switch waiting.peekLine(keepText: typedLineIsPasscode) {
+                case .empty, .text:
+                    // The fallback button, or (device-owner) the passcode, left buffered for its prompt.
+                    conversation.chooseFallback()
+                    return result(.failed(PAM_CONV_ERR))
+                case .endOfInput:
+                    inputEnded = true
+                case .nothing:
+                    break
+                }
+            }
+            guard fds.0.revents != 0 else { continue }
+            guard var frame = channel.receive() else { return result(.failed(PAM_ABORT)) }
+            defer { wipe(&frame.payload) }
+            switch frame.kind {
+            case .message where !frame.payload.isEmpty:
+                let style = Int32(frame.payload[0])
+                let waitingBefore = sensorWait
+                sensorWait = style == PAM_TEXT_INFO || style == PAM_ERROR_MSG
+                let text = TerminalText.sanitized(bytes: frame.payload.dropFirst(), limit: 512)
+                let reply = conversation.respond(style: style, text: text)
+                if sensorWait, !waitingBefore, !inputEnded, let waiting {
+                    waiting.waitingStarted(typedLineIsPasscode: typedLineIsPasscode)
+                }
+                switch reply {
+                case .answer(var answer):
+                    let sent = channel.send(.answer, answer)
+                    wipe(&answer)
+                    if !sent { return result(.failed(PAM_ABORT)) }
+                case .nothing:
+                    continue
+                case .stop:
+                    return result(.failed(PAM_CONV_ERR))
+                }
+            case .result where frame.payload.count == 5:
+                let status = Int32(bitPattern: UInt32(frame.payload[1]) << 24 | UInt32(frame.payload[2]) << 16
+                    | UInt32(frame.payload[3]) << 8 | UInt32(frame.payload[4]))
+                return result(frame.payload[0] == 1 ? PAMOutcome(status: status) : .notStarted)
+            default:
+                return result(.failed(PAM_ABORT))
+            }
+        }
+    }
+
+    /// Starts the worker in a process group of its own, with the socket as descriptor 3, no
+    /// terminal (standard input, output and error are `/dev/null`: a module's raw output never
+    /// reaches the screen), default signal dispositions and an empty signal mask.
+    private func spawn(service: String, user: String, socket: Int32) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_adddup2(&actions, socket, BiometricWorker.descriptor)
+        // Nothing else of the parent's (the store, the terminal) reaches the worker, even a
+        // descriptor opened without close-on-exec. glibc 2.34 and later; otherwise close-on-exec alone.
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, BiometricWorker.descriptor + 1)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in 1..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, Int32(signal)) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let words: [String] = ["touchgate", BiometricWorker.command, service, user]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, executable, &actions, &attributes, argv, environ) == 0 else { return nil }
+        return pid
+    }
+
+    /// Kills the worker's process group (a module's children too) and reaps the worker.
+    private func end(_ worker: pid_t) {
+        kill(-worker, SIGKILL)
+        kill(worker, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(worker, &status, 0) < 0, errno == EINTR {}
+    }
+}
