@@ -44,6 +44,15 @@ import Testing
         try tmux.waitForScreen(containing: marker, pane: pane)
     }
 
+    /// Waits until the screen shows the `count`th `Password:` prompt: each prompt discards what
+    /// was typed before it, so an answer typed earlier (a loaded machine is slow to ask again)
+    /// would be lost.
+    static func waitForPrompt(_ tmux: TmuxHarness, number count: Int, pane: String = "o") throws {
+        try gateEventually("prompt number \(count) on the screen", timeout: 30) {
+            try tmux.screen(pane).components(separatedBy: "Password:").count - 1 >= count
+        }
+    }
+
     /// For `duration`, the screen keeps showing the gate and never the session.
     static func expectGateHolds(_ tmux: TmuxHarness, for duration: TimeInterval = 0.5, pane: String = "o") throws {
         let end = Date().addingTimeInterval(duration)
@@ -128,8 +137,10 @@ import Testing
         try Self.expectLocked(world, id)
 
         // An empty answer falls back to the passcode.
+        try Self.waitForPrompt(tmux, number: 2)
         try tmux.typeLine("")
         try tmux.waitForScreen(containing: "(passcode for alice)")
+        try Self.waitForPrompt(tmux, number: 3)
         try tmux.typeLine("not-the-passcode")
         try gateEventually("a passcode failure") {
             try world.gateAuditCount(factor: "passcode", outcome: "authenticationFailed") == 1
@@ -137,6 +148,7 @@ import Testing
         try Self.expectGateHolds(tmux)
         try Self.expectLocked(world, id)
 
+        try Self.waitForPrompt(tmux, number: 4)
         try tmux.typeLine(Self.passcode)
         let screen = try tmux.waitForScreen(containing: Self.marker)
         #expect(!screen.contains(Self.gateTitle))

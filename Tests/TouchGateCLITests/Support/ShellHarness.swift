@@ -107,7 +107,7 @@ final class ShellHarness {
 
     /// Waits until the screen contains `text`; returns that screen.
     @discardableResult
-    func waitForScreen(containing text: String, timeout: TimeInterval = 15) throws -> String {
+    func waitForScreen(containing text: String, timeout: TimeInterval = 30) throws -> String {
         var last = ""
         do {
             try gateEventually("'\(text)' on the screen", timeout: timeout) {
@@ -128,7 +128,7 @@ final class ShellHarness {
     }
 
     /// Waits until the shell shows its bare prompt.
-    func waitForPrompt(timeout: TimeInterval = 15) throws {
+    func waitForPrompt(timeout: TimeInterval = 30) throws {
         do {
             try gateEventually("the \(shell) prompt", timeout: timeout) { try atPrompt() }
         } catch {

@@ -44,7 +44,7 @@ extension TestEnvironment {
 
 /// Polls `condition` every 50 ms until it holds, or fails after `timeout` with `message()`.
 func gateEventually(
-    _ what: @autoclosure () -> String, timeout: TimeInterval = 10, _ condition: () throws -> Bool
+    _ what: @autoclosure () -> String, timeout: TimeInterval = 30, _ condition: () throws -> Bool
 ) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while try !condition() {
@@ -214,7 +214,7 @@ final class TmuxHarness {
 
     /// Waits until the client's screen contains `text`; returns that screen.
     @discardableResult
-    func waitForScreen(containing text: String, pane: String = "o", timeout: TimeInterval = 10) throws -> String {
+    func waitForScreen(containing text: String, pane: String = "o", timeout: TimeInterval = 30) throws -> String {
         var last = ""
         do {
             try gateEventually("'\(text)' on the screen", timeout: timeout) {
