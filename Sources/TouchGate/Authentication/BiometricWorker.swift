@@ -75,13 +75,7 @@ private let relayFunction: @convention(c) (
         .bindMemory(to: pam_response.self, capacity: Int(count))
     else { return PAM_BUF_ERR }
     func fail() -> Int32 {
-        for index in 0..<Int(count) {
-            if let answer = replies[index].resp {
-                explicit_bzero(answer, strlen(answer))
-                free(answer)
-            }
-        }
-        free(replies)
+        discard(replies, count: Int(count))
         return PAM_CONV_ERR
     }
     for index in 0..<Int(count) {
@@ -102,13 +96,7 @@ private let relayFunction: @convention(c) (
         guard answer.kind == .answer, answer.payload.count <= PAM_MAX_RESP_SIZE, !answer.payload.contains(0) else {
             return fail()
         }
-        let copy = malloc(answer.payload.count + 1)!.bindMemory(to: CChar.self, capacity: answer.payload.count + 1)
-        _ = mlock(copy, answer.payload.count + 1)
-        answer.payload.withUnsafeBytes { source in
-            if let base = source.baseAddress { memcpy(copy, base, source.count) }
-        }
-        copy[answer.payload.count] = 0
-        replies[index].resp = copy
+        replies[index].resp = pamResponse(copying: answer.payload)
         replies[index].resp_retcode = 0
     }
     responses.pointee = replies

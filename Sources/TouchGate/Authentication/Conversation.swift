@@ -102,14 +102,7 @@ let conversationFunction: @convention(c) (
         switch conversation.respond(style: message.msg_style, text: text) {
         case .answer(var bytes):
             // PAM frees (and the modules wipe) what we hand over; our copy is wiped here.
-            let copy = malloc(bytes.count + 1)!.bindMemory(to: CChar.self, capacity: bytes.count + 1)
-            // Kept out of swap where RLIMIT_MEMLOCK allows, like the buffers it was read into.
-            _ = mlock(copy, bytes.count + 1)
-            bytes.withUnsafeBytes { source in
-                if let base = source.baseAddress { memcpy(copy, base, bytes.count) }
-            }
-            copy[bytes.count] = 0
-            replies[index].resp = copy
+            replies[index].resp = pamResponse(copying: bytes)
             replies[index].resp_retcode = 0
             wipe(&bytes)
         case .nothing:
@@ -123,8 +116,20 @@ let conversationFunction: @convention(c) (
     return PAM_SUCCESS
 }
 
+/// A copy of `bytes` as PAM takes a response: `malloc`ed (PAM frees it), NUL-terminated, and kept
+/// out of swap where RLIMIT_MEMLOCK allows, like the buffers the answer was read into.
+func pamResponse(copying bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
+    let copy = malloc(bytes.count + 1)!.bindMemory(to: CChar.self, capacity: bytes.count + 1)
+    _ = mlock(copy, bytes.count + 1)
+    bytes.withUnsafeBytes { source in
+        if let base = source.baseAddress { memcpy(copy, base, source.count) }
+    }
+    copy[bytes.count] = 0
+    return copy
+}
+
 /// Wipes and frees replies that will not reach PAM.
-private func discard(_ replies: UnsafeMutablePointer<pam_response>, count: Int) {
+func discard(_ replies: UnsafeMutablePointer<pam_response>, count: Int) {
     for index in 0..<count {
         if let answer = replies[index].resp {
             explicit_bzero(answer, strlen(answer))
