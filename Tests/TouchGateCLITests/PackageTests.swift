@@ -14,7 +14,7 @@ import TouchGateCLI
 @Suite struct PackageTests {
     static let root = TestEnvironment.packageRoot
 
-    /// The files the package installs, besides the watcher's executable when the build has one.
+    /// The files the package installs, besides the watcher's executable (when the build has one).
     static let packagedFiles: Set<String> = [
         "/usr/bin/touchgate",
         "/usr/share/man/man1/touchgate.1.gz",
@@ -70,12 +70,21 @@ import TouchGateCLI
     }
 
     @Test func theDebianPackageBuildsCleanInstallsAndRuns() throws {
-        let binary = TestEnvironment.binary
-        let runtimePath = try Self.toolchainRuntimePath(binary)
-        let hasWatcher = FileManager.default.isExecutableFile(
-            atPath: URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("touchgate-watch").path)
         let scratch = try Toolchain.scratchDirectory("package")
         defer { try? FileManager.default.removeItem(at: scratch) }
+        // A build directory with the binary and the watcher beside it: the build's own
+        // touchgate-watch, or a copy of touchgate standing in for it (an executable of the same
+        // build, so stripping and dpkg-shlibdeps see a real one).
+        let build = scratch.appendingPathComponent("build")
+        try FileManager.default.createDirectory(at: build, withIntermediateDirectories: true)
+        let binary = build.appendingPathComponent("touchgate").path
+        try FileManager.default.copyItem(atPath: TestEnvironment.binary, toPath: binary)
+        let builtWatcher = URL(fileURLWithPath: TestEnvironment.binary).deletingLastPathComponent()
+            .appendingPathComponent("touchgate-watch").path
+        try FileManager.default.copyItem(
+            atPath: FileManager.default.isExecutableFile(atPath: builtWatcher) ? builtWatcher : TestEnvironment.binary,
+            toPath: build.appendingPathComponent("touchgate-watch").path)
+        let runtimePath = try Self.toolchainRuntimePath(binary)
         let script = Self.root.appendingPathComponent("scripts/package").path
 
         if runtimePath != nil {
@@ -136,8 +145,11 @@ import TouchGateCLI
         let dpkg = ["--root=\(target.path)", "--force-depends", "--force-not-root", "--install", deb]
         let installed = try Self.run("/usr/bin/dpkg", dpkg)
         try #require(installed.status == 0, "\(installed)")
-        let expected = Self.packagedFiles.union(hasWatcher ? ["/usr/libexec/touchgate/touchgate-watch"] : [])
+        let expected = Self.packagedFiles.union(["/usr/libexec/touchgate/touchgate-watch"])
         #expect(try Self.files(under: target, skipping: ["var/lib/dpkg"]) == expected)
+        for program in ["usr/bin/touchgate", "usr/libexec/touchgate/touchgate-watch"] {
+            #expect(FileManager.default.isExecutableFile(atPath: target.appendingPathComponent(program).path), "\(program)")
+        }
         let listed = try Self.run("/usr/bin/dpkg-query", ["--admindir=\(admin.path)", "--listfiles", "touchgate"])
         #expect(expected.isSubset(of: Set(listed.stdout.split(separator: "\n").map(String.init))), "\(listed)")
         let recorded = try Self.run("/usr/bin/dpkg-query", ["--admindir=\(admin.path)", "-W", "-f=${Conffiles}", "touchgate"])
