@@ -86,7 +86,8 @@ final class SimulatedSensor {
     var socketPath: String { directory + "/vd.sock" }
     var busAddress: String { "unix:path=\(directory)/bus" }
     private var daemons: [pid_t] = []
-    private var previousBus: String?
+    /// The bus this process pointed at before ``start()``, given back by ``stop()``.
+    private let previousBus: String?
 
     /// What is missing for the walkthrough (a program, pam_fprintd, python3-dbusmock), or `nil`.
     static func missingPart() -> String? {
@@ -115,6 +116,7 @@ final class SimulatedSensor {
 
     init(directory: String) {
         self.directory = directory
+        previousBus = getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) }
     }
 
     deinit { stop() }
@@ -127,7 +129,6 @@ final class SimulatedSensor {
             <busconfig><type>system</type><listen>unix:path=\(directory)/bus</listen><auth>EXTERNAL</auth>
             <policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/></policy></busconfig>
             """)
-        previousBus = getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) }
         setenv("DBUS_SYSTEM_BUS_ADDRESS", busAddress, 1)
         try spawn(["/usr/bin/dbus-daemon", "--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile"], log: "bus.log")
         try waitUntil("the private system bus") { access(self.directory + "/bus", F_OK) == 0 }
