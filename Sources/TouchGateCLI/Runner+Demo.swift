@@ -127,6 +127,7 @@ extension Runner {
         try showCover()
         try evaluate("Only the passcode clears the lockout", .deviceOwner, [passcode], expect: nil, then: unlockSession)
         try evaluate("Biometrics work again", .biometrics, [finger], expect: nil)
+        surprises += try demoFingerprint(store: store, directory: directory, user: user, passcode: passcode, session: session)
         say("\nAudit trail:")
         for entry in try store.auditEntries(limit: 50) where entry.factor != "lifecycle" {
             say("  \(isoTime(entry.time))  \(entry.policy ?? "-")  \(entry.factor)  \(entry.outcome)")

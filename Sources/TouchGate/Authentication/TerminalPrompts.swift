@@ -86,6 +86,9 @@ public final class TerminalPrompts: PromptSource {
     /// (it must not reach the shell as a command line). Also done when the prompts are freed.
     public func release() {
         writeMessages()
+        // A passcode half typed while the reader waited, when a scan ended the wait first.
+        line.wipe()
+        typedDuringWait = false
         guard holding else { return }
         holding = false
         HeldTerminal.shared.pointee.descriptor = -1
@@ -105,6 +108,8 @@ public final class TerminalPrompts: PromptSource {
         hold()
         drainRedraw()
         tcflush(fileDescriptor, TCIFLUSH)
+        // Keys a wait for the reader read without an Enter are type-ahead too: never part of this answer.
+        line.wipe()
         writeMessages()
         let shown = TerminalText.sanitized(prompt, limit: 512)
         writeAll(fileDescriptor, shown)
