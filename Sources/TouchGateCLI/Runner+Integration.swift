@@ -31,12 +31,7 @@ extension Runner {
                 let store = try Store(path: absolutePath(try storePath))
                 bake.options.append(("--store-id", try store.storeID(), "the store's own id"))
                 bake.madeStore = store.createdByThisProcess
-                if let notice = newStoreNotice(store) {
-                    printError(notice)
-                } else if store.createdByThisProcess {
-                    printError("made a new store at \(store.path.escapedForMessage) (lock off) for this snippet; "
-                        + "touchgate enable turns the lock on")
-                }
+                if let notice = newStoreNotice(store, forSnippet: true) { printError(notice) }
             } catch let error as StoreError {
                 bake.storeProblem = error.description
                 printError("the snippet carries no store id: \(error.description)")

@@ -20,13 +20,26 @@ extension Runner {
     /// no longer there), so the hooks ask for the passcode until the integration is generated
     /// again. Either way the user learns which store this command read and that it is new.
     /// (The hooks themselves never make a store: they carry `--store-id`.)
-    func newStoreNotice(_ store: Store) -> String? {
-        guard store.createdByThisProcess, let hooks = environment["TOUCHGATE_HOOK_STORE"], !hooks.isEmpty else { return nil }
-        let made = "made a new store at \(store.path.escapedForMessage) (lock off)"
-        guard absolutePath(hooks) == absolutePath(store.path) else {
-            return made + "; this session's integration reads the store at \(hooks.escapedForMessage)"
+    ///
+    /// `forSnippet`: the store was made to generate a snippet, which will read it; that is said
+    /// even outside an integrated session (an rc file that eval's `shell-init` after the store
+    /// was deleted shows it there).
+    func newStoreNotice(_ store: Store, forSnippet: Bool = false) -> String? {
+        guard store.createdByThisProcess else { return nil }
+        var notice = "made a new store at \(store.path.escapedForMessage) (lock off)"
+        let hooks = environment["TOUCHGATE_HOOK_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+        let samePath = hooks.map { absolutePath($0) == absolutePath(store.path) } ?? false
+        if forSnippet {
+            notice += " for this snippet"
+            if let hooks {
+                notice += samePath ? ", where this session's integration had its store: that store is gone (deleted or moved)"
+                    : "; this session's integration reads the store at \(hooks.escapedForMessage)"
+            }
+            return notice + "; touchgate enable turns the lock on"
         }
-        return made + " where this session's integration had its store: that store is gone (deleted or moved), "
+        guard let hooks else { return nil }
+        guard samePath else { return notice + "; this session's integration reads the store at \(hooks.escapedForMessage)" }
+        return notice + " where this session's integration had its store: that store is gone (deleted or moved), "
             + "and the integration does not read a new one; generate it again (touchgate tmux-conf, touchgate shell-init)"
     }
 

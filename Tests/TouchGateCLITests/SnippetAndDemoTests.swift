@@ -129,6 +129,23 @@ import Testing
         #expect(!unreadable.stdout.contains("'--store-id'"), "\(unreadable.stdout)")
     }
 
+    /// Generated inside a session whose integration's store was deleted (an rc file that eval's
+    /// `shell-init`, in a shell started from an integrated one): the snippet's new store is said
+    /// to stand where the integration's store was.
+    @Test(arguments: snippets)
+    func aSnippetMadeWhereTheIntegrationsStoreWasSaysThatStoreIsGone(arguments: [String]) throws {
+        let world = try TestEnvironment()
+        _ = try world.statusJSON()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: world.storePath + suffix) }
+        var environment = world.environment
+        environment["TOUCHGATE_HOOK_STORE"] = world.storePath
+        let made = try TestEnvironment.execute(TestEnvironment.binary, arguments, environment: environment)
+        #expect(made.status == 0, "\(made)")
+        #expect(made.stderr == "touchgate: made a new store at \(world.storePath) (lock off) for this snippet, where this "
+                + "session's integration had its store: that store is gone (deleted or moved); touchgate enable turns the lock on\n",
+                "\(made)")
+    }
+
     /// `touchgate demo` draws the gate's cover for the locked session: the locked notice, user and
     /// session, the attempts left, and later the lockout, inside a frame; no escape sequence.
     @Test func theDemoShowsTheGatesCover() throws {
