@@ -2,57 +2,52 @@ import Glibc
 import TouchGate
 
 extension Runner {
-    /// The global options the generated snippets carry, each with where its value came from: the
-    /// command line or the environment `tmux-conf` or `shell-init` ran in, fixed from then on.
-    var bakedOptions: [(option: String, value: String, source: String)] {
-        var options: [(option: String, value: String, source: String)] = []
-        func bake(_ option: String, _ given: String?, _ variable: String?) {
+    /// What the generated snippets carry (see ``SnippetBake``): the global options of the
+    /// command line or of the environment `tmux-conf` or `shell-init` runs in, fixed from then on.
+    /// The store path is baked from the root, so every hook reads the same file wherever it runs.
+    ///
+    /// The snippets name the store they were made for by its id: one deleted, moved or replaced
+    /// later is damage (the gate then asks for the passcode), not a new store with the lock off.
+    /// Reading that id opens the store, making it if it is missing; both that and a store that
+    /// cannot be read (the snippet then carries no id) are said on standard error and in the
+    /// snippet's comment.
+    func bakeSnippet() -> SnippetBake {
+        var bake = SnippetBake(executable: executablePath())
+        func take(_ option: String, _ given: String?, _ variable: String) {
             if let given {
-                options.append((option, given, option))
-            } else if let variable, let value = environment[variable] {
-                options.append((option, value, variable))
+                bake.options.append((option, given, option))
+            } else if let value = environment[variable] {
+                bake.options.append((option, value, variable))
             }
         }
-        bake("--store", invocation.storePath, "TOUCHGATE_STORE")
-        // The snippets name the store they were made for: one deleted, moved or replaced later is
-        // damage (the gate then asks for the passcode), not a new store with the lock off.
+        // As ``storePath`` resolves it: an empty value means the default store.
+        if let path = invocation.storePath ?? environment["TOUCHGATE_STORE"], !path.isEmpty {
+            bake.options.append(("--store", absolutePath(path), invocation.storePath == nil ? "TOUCHGATE_STORE" : "--store"))
+        }
         if let id = invocation.storeID {
-            options.append(("--store-id", id, "--store-id"))
-        } else if let id = try? openStore().storeID() {
-            options.append(("--store-id", id, "the store's own id"))
+            bake.options.append(("--store-id", id, "--store-id"))
+        } else {
+            do {
+                let store = try Store(path: absolutePath(try storePath))
+                bake.options.append(("--store-id", try store.storeID(), "the store's own id"))
+                bake.madeStore = store.createdByThisProcess
+                if let notice = newStoreNotice(store, forSnippet: true) { printError(notice) }
+            } catch let error as StoreError {
+                bake.storeProblem = error.description
+                printError("the snippet carries no store id: \(error.description)")
+            } catch {
+                bake.storeProblem = "\(error)"
+                printError("the snippet carries no store id: \(error)")
+            }
         }
-        bake("--user", invocation.user, "TOUCHGATE_USER")
-        bake("--pam-confdir", invocation.pamConfigurationDirectory, "TOUCHGATE_PAM_CONFDIR")
-        return options
+        take("--user", invocation.user, "TOUCHGATE_USER")
+        take("--pam-confdir", invocation.pamConfigurationDirectory, "TOUCHGATE_PAM_CONFDIR")
+        return bake
     }
 
-    /// The path of the store the snippets' commands read, as it resolves where they are generated
-    /// (exported to the session as `TOUCHGATE_HOOK_STORE`, see ``openStore()``).
-    var hookStorePath: String? { try? storePath }
-
-    /// The `touchgate` command line the generated snippets run, carrying ``bakedOptions``.
-    var selfCommand: String {
-        let words = [executablePath()] + bakedOptions.flatMap { [$0.option, $0.value] }
-        return words.map(shellQuoted).joined(separator: " ")
-    }
-
-    /// Comment lines for the top of a snippet: which options it carries, from where, and what
-    /// an option it does not carry means. Each value goes through ``TerminalText``, so no line
-    /// break or control character in a path can end the comment.
-    var bakedComment: String {
-        let baked = bakedOptions
-        var lines = ["# Baked in from where this was generated (generate it again after changing them):"]
-        for (option, value, source) in baked {
-            lines.append("#   \(option) \(TerminalText.sanitized(value))   (from \(source))")
-        }
-        let absent = [("--store", "TOUCHGATE_STORE where it runs, else the default store"),
-                      ("--user", "TOUCHGATE_USER where it runs, else the user running it"),
-                      ("--pam-confdir", "TOUCHGATE_PAM_CONFDIR where it runs, else the system's PAM configuration")]
-        for (option, meaning) in absent where !baked.contains(where: { $0.option == option }) {
-            lines.append("#   no \(option): \(meaning)")
-        }
-        return lines.joined(separator: "\n")
-    }
+    /// The path of the store the snippets' commands read, from the root, as it resolves where
+    /// they are generated (exported to the session as `TOUCHGATE_HOOK_STORE`, see ``openStore()``).
+    var hookStorePath: String? { (try? storePath).map(absolutePath) }
 
     /// The shell command tmux's lock-command runs: the gate, again and again until it reports an
     /// unlock (exit 0), because tmux shows the session whenever its lock-command exits, however
@@ -84,8 +79,9 @@ extension Runner {
     /// session id) and locks the client at once; the gate then decides, and exits at once when
     /// the session may be shown. Only then does `touchgate tmux-hook` record the events.
     func tmuxConf() -> ExitCode {
+        let bake = bakeSnippet()
         // run-shell and set-option -F expand formats: a '#' of our own must be doubled.
-        let command = selfCommand.replacingEvery("#", with: "##")
+        let command = bake.command.replacingEvery("#", with: "##")
         func runShell(_ name: String, _ arguments: String) -> String {
             "run-shell " + tmuxQuoted("\(command) tmux-hook \(name) \(arguments)")
         }
@@ -106,7 +102,7 @@ extension Runner {
         let text = """
             # touchgate: lock tmux sessions when you come back to them.
             # Generated by `touchgate tmux-conf`; source it from ~/.tmux.conf.
-            \(bakedComment)
+            \(bake.comment(generatedBy: ["tmux-conf"]))
             #
             # Focus events let client-focus-in/out reach touchgate (will-resign-active / did-become-active);
             # the outer terminal must report focus for them to fire.
@@ -115,7 +111,7 @@ extension Runner {
             # Lock after 15 idle minutes (0 turns the idle lock off). The lock runs the gate.
             set -g lock-after-time 900
             # The fallback lock-command; a session gets its own, naming it, whenever a client gets it.
-            set -g lock-command \(tmuxQuoted(lockCommand(selfCommand, session: nil)))
+            set -g lock-command \(tmuxQuoted(lockCommand(bake.command, session: nil)))
             \(hook("session-created", [runShell("session-created", "'#{client_name}' '#{session_id}'")]))
             # Attach, new-session and switch-client: lock the client before it shows anything; the gate decides.
             # A control-mode client (tmux -C) cannot be locked: it is detached unless the lock is off.
@@ -183,10 +179,11 @@ extension Runner {
     /// reports an unlock; the hooks compose with the user's own traps, `PROMPT_COMMAND` and zsh
     /// hook arrays instead of replacing them.
     func shellInit(_ shell: String) -> ExitCode {
+        let bake = bakeSnippet()
         let common = """
             # touchgate shell integration, generated by `touchgate shell-init \(shell)`.
             # Load it last in the rc file: it adds to the traps and prompt hooks it finds there.
-            \(bakedComment)
+            \(bake.comment(generatedBy: ["shell-init", shell]))
             #
             # Before each prompt, and before each command line typed at it, the gate runs (its fast
             # path when the session may be shown). A command typed after idle-seconds or more at the
@@ -210,7 +207,7 @@ extension Runner {
                 __touchgate_session=(--session "shell-$$-${__touchgate_random:-$RANDOM$RANDOM$RANDOM}")
                 unset __touchgate_random
             fi
-            __touchgate() { \(selfCommand) "$@" "${__touchgate_session[@]}"; }
+            __touchgate() { \(bake.command) "$@" "${__touchgate_session[@]}"; }
             # The store these hooks read: a touchgate command typed here that makes a new store
             # elsewhere (another TOUCHGATE_STORE) says so.
             \(hookStorePath.map { "export TOUCHGATE_HOOK_STORE=" + shellQuoted($0) } ?? "")

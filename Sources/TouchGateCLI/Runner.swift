@@ -126,19 +126,6 @@ struct Runner {
         invocation.answersFromStandardInput ? StandardInputPrompts() : TerminalPrompts()
     }
 
-    /// The store; with `--store-id`, only the store of that id (a missing store is not created).
-    /// Opens the store. When this made a new one while the session's integration names another
-    /// (`TOUCHGATE_HOOK_STORE`, which the snippets set), it says which store it reads: a command
-    /// typed with another `TOUCHGATE_STORE` would otherwise turn on a lock no hook ever reads.
-    func openStore() throws -> Store {
-        let store = try Store(path: try storePath, expectedID: invocation.storeID)
-        if store.createdByThisProcess, let hooks = environment["TOUCHGATE_HOOK_STORE"], !hooks.isEmpty, hooks != store.path {
-            printError("made a new store at \(store.path.escapedForMessage) (lock off); "
-                + "this session's integration reads the store at \(hooks.escapedForMessage)")
-        }
-        return store
-    }
-
     /// A context for `user`, answering through the terminal or standard input, with signals
     /// relayed: Ctrl-C and Ctrl-\ (SIGINT, SIGQUIT) cancel, so neither can kill the process with
     /// a try unsettled. The session id is checked first (exit 65 when it is not printable).
