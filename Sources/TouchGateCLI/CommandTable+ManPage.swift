@@ -12,7 +12,7 @@ extension CommandTable {
             .\" Sources/TouchGateCLI/ManPageSections.swift.
 
             """#
-        page += ".TH TOUCHGATE 1 \(manPageDate) \"touchgate \(TouchGateCommand.version)\" \"User Commands\"\n"
+        page += ".TH TOUCHGATE 1 \(manPageDate) \"touchgate \(TouchGateCommand.version)\" \"User Commands\"\n.nh\n"
         page += ".SH NAME\ntouchgate \\- the iOS \"Touch ID app lock\" for terminal sessions, through PAM\n"
         page += ".SH SYNOPSIS\n"
         page += commands.map { "\\fBtouchgate\\fR [\\fIoptions\\fR] " + roffSynopsis($0) }.joined(separator: "\n.br\n") + "\n"
@@ -82,7 +82,9 @@ extension CommandTable {
             default: result.append(character)
             }
         }
-        if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
-        return result
+        // Lines of at most 80 bytes, none of them starting as a request would.
+        return wrapped(result, indent: "", width: 79).split(separator: "\n").map { line in
+            line.hasPrefix(".") || line.hasPrefix("'") ? "\\&" + line : String(line)
+        }.joined(separator: "\n")
     }
 }
