@@ -86,7 +86,8 @@ public enum CommandTable {
         CommandSpec(
             "log", summary: "the audit trail",
             details: "The newest N audit entries: time, user, session, policy, factor, outcome; for a configuration "
-                + "change also the key, the old and new value and who changed it. Never a secret.",
+                + "change (factor config, outcome 'setting changed') also KEY: 'OLD' -> 'NEW' by ACTOR, the user whose "
+                + "setting it is and the invoking user who changed it. Never a secret.",
             options: [.limit],
             jsonKeys: ["entries ([{id, time, user, session, policy, factor, outcome, code, change}]; "
                 + "change: {key, old, new, by} or null)"],

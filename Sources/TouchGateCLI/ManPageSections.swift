@@ -113,11 +113,15 @@ enum ManPageSections {
         10 to 1000000, default 1000: audit entries kept for the user (the newest).
         Weakening: lowering it (it erases the record).
         .PP
+        A store made by an older touchgate (one set of settings for the whole store) gives its
+        values to every user it knew when it is upgraded; users it meets later start from the
+        defaults.
+        .PP
         The store stays bounded: each write that adds an audit entry deletes the user's entries
         beyond
         .BR log\-retention ,
         except pending ones younger than 30 days; each session write deletes sessions that ended
-        or were not changed for 30 days.
+        or were not changed for 30 days, and each tmux attach forgets clients not seen for 30 days.
         A session the store no longer knows is treated as locked while the lock is on.
 
         """#
