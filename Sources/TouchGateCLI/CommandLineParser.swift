@@ -103,9 +103,11 @@ public enum CommandLineParser {
             spec = CommandTable.command(named: positionals[0] + " " + positionals[1])
             argumentStart = 2
         }
-        let usage = spec.map { CommandTable.usageLine(of: $0.name) }
-            ?? word.map(CommandTable.usageLine(of:)) ?? CommandTable.generalUsage
-        let context = group.isEmpty ? "" : " for \(spec?.name ?? group[0].word)"
+        // Built only for an error: the gate's fast path parses before every prompt.
+        var usage: String {
+            spec.map { CommandTable.usageLine(of: $0.name) } ?? word.map(CommandTable.usageLine(of:)) ?? CommandTable.generalUsage
+        }
+        var context: String { group.isEmpty ? "" : " for \(spec?.name ?? group[0].word)" }
 
         switch problem {
         case .unknownOption(let name)?:

@@ -20,6 +20,9 @@ public struct CommandSpec: Sendable {
         build: @escaping @Sendable (CommandLineParser.Line) throws(UsageError) -> Command
     ) {
         self.name = name
+        let words = name.split(separator: " ").map(String.init)
+        word = words[0]
+        subcommand = words.count > 1 ? words[1] : nil
         self.summary = summary
         self.details = details
         self.arguments = arguments
@@ -30,13 +33,10 @@ public struct CommandSpec: Sendable {
     }
 
     /// The first word of the name: `config` for `config get`.
-    public var word: String { String(name.split(separator: " ").first ?? Substring(name)) }
+    public let word: String
 
-    /// The words after the first: `get` for `config get`, else nothing.
-    public var subcommand: String? {
-        let words = name.split(separator: " ")
-        return words.count > 1 ? String(words[1]) : nil
-    }
+    /// The second word of the name: `get` for `config get`, else nothing.
+    public let subcommand: String?
 
     /// How many arguments it takes.
     public var arity: ClosedRange<Int> {

@@ -99,6 +99,23 @@ import TouchGateCLI
         }
     }
 
+    /// The JSON keys the table lists for a command are the keys it prints (the first word of each
+    /// entry; an entry may explain itself after the name).
+    @Test(arguments: [
+        ["status"], ["version"], ["can-evaluate"], ["log"], ["event", "did-finish-launching", "--session", "s"],
+        ["disable"], ["auth", "--no-interaction", "--policy", "biometrics"],
+    ])
+    func theTableListsTheJSONKeysACommandPrints(arguments: [String]) throws {
+        let world = try TestEnvironment()
+        let result = try world.runWithoutTerminal(["--json"] + arguments)
+        let json = try #require(result.json, "\(result)")
+        let spec = try #require(CommandTable.commands.first { $0.name == arguments[0] })
+        let listed = Set(spec.jsonKeys.map { String($0.split(separator: " ")[0]) })
+        // retryAfterSeconds only appears when throttled; every key printed must be listed.
+        #expect(Set(json.keys).isSubset(of: listed), "\(arguments[0]) prints \(json.keys.sorted()), the table lists \(listed.sorted())")
+        #expect(listed.subtracting(json.keys).isSubset(of: ["retryAfterSeconds"]), "\(arguments[0]): listed but not printed")
+    }
+
     @Test func completionValuesComeFromTheLibraryTypes() {
         #expect(CompletionValues.configKeys.words == Configuration.Key.allCases.map(\.rawValue))
         #expect(CompletionValues.events.words == LifecycleEvent.allCases.map(\.rawValue))
