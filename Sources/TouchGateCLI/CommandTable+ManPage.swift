@@ -26,7 +26,7 @@ extension CommandTable {
                     page += ".TP\n" + roffLabel(option) + "\n" + roff(option.help) + "\n"
                 }
                 if !command.jsonKeys.isEmpty {
-                    page += ".PP\nJSON keys (\\fB\\-\\-json\\fR): " + roff(command.jsonKeys.joined(separator: ", ")) + ".\n"
+                    page += ".PP\nJSON keys (\\fB\\-\\-json\\fR):\n" + roff(command.jsonKeys.joined(separator: ", ")) + ".\n"
                 }
                 page += ".RE\n"
             }
