@@ -238,8 +238,7 @@ enum ManPageSections {
         With
         .BR \-\-json ,
         standard output also gets
-        .B {"error": "...", "exitCode": N}
-        for every error, usage errors included.
+        \fB{"error": "...", "exitCode": N}\fR for every error, usage errors included.
 
         """#
 
