@@ -11,12 +11,24 @@ public enum CommandLineParser {
     struct Line {
         /// The arguments after the command's name (and subcommand).
         var arguments: [String] = []
-        /// The options given, by long name, with their values (a repeated option keeps the last).
-        var values: [String: String] = [:]
-        var flags: Set<String> = []
+        /// Whether each option of ``CommandTable/allOptions`` was given, by its position there,
+        /// and its value (a repeated option keeps the last).
+        private var given = [Bool](repeating: false, count: CommandTable.allOptions.count)
+        private var givenValues = [String?](repeating: nil, count: CommandTable.allOptions.count)
 
-        func value(_ option: OptionSpec) -> String? { values[option.long] }
-        func has(_ option: OptionSpec) -> Bool { flags.contains(option.long) || values[option.long] != nil }
+        mutating func record(_ option: OptionSpec, value: String?) {
+            guard let index = CommandTable.allOptions.firstIndex(of: option) else { return }
+            given[index] = true
+            givenValues[index] = value
+        }
+
+        func value(_ option: OptionSpec) -> String? {
+            CommandTable.allOptions.firstIndex(of: option).flatMap { givenValues[$0] }
+        }
+
+        func has(_ option: OptionSpec) -> Bool {
+            CommandTable.allOptions.firstIndex(of: option).map { given[$0] } ?? false
+        }
 
         /// The options of an evaluating command.
         func evaluation() throws(UsageError) -> EvaluationOptions {
@@ -78,9 +90,9 @@ public enum CommandLineParser {
             given.append(option)
             if option.takesValue {
                 if let inlineValue {
-                    line.values[option.long] = inlineValue
+                    line.record(option, value: inlineValue)
                 } else if index < arguments.count {
-                    line.values[option.long] = arguments[index]
+                    line.record(option, value: arguments[index])
                     index += 1
                 } else if problem == nil {
                     problem = .missingValue(name)
@@ -88,7 +100,7 @@ public enum CommandLineParser {
             } else if inlineValue != nil {
                 if problem == nil { problem = .unexpectedValue(name) }
             } else {
-                line.flags.insert(option.long)
+                line.record(option, value: nil)
             }
         }
 

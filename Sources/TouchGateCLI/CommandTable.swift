@@ -232,22 +232,17 @@ public enum CommandTable {
     }
 
     /// The option spelled `spelling` (`-S`, `--stdin`), among all options of the table.
+    ///
+    /// A search of a short array: the gate's fast path parses before every prompt, and a
+    /// dictionary would cost more to set up than the search.
     static func option(spelled spelling: String) -> OptionSpec? {
-        optionsBySpelling[spelling]
+        allOptions.first { $0.long == spelling || $0.short == spelling }
     }
 
-    private static let optionsBySpelling: [String: OptionSpec] = {
-        var map: [String: OptionSpec] = [:]
-        for option in allOptions { for spelling in option.spellings { map[spelling] = option } }
-        return map
-    }()
-
-    /// Every option of the table, global ones first, once each.
-    public static let allOptions: [OptionSpec] = {
-        var all = globalOptions
-        for command in commands { for option in command.options where !all.contains(option) { all.append(option) } }
-        return all
-    }()
+    /// Every option of the table, global ones first, once each (`CommandTableTests` checks that
+    /// every command's options are here: a literal list, so parsing does not walk the commands).
+    public static let allOptions: [OptionSpec] = globalOptions
+        + [.reason, .noInteraction, .session, .policy, .limit, .lock, .idleSince, .unit, .man]
 
     /// `usage: touchgate [options] …` for the command(s) whose first word (or name) is `word`.
     static func usageLine(of word: String) -> String {

@@ -116,6 +116,16 @@ import TouchGateCLI
         #expect(listed.subtracting(json.keys).isSubset(of: ["retryAfterSeconds"]), "\(arguments[0]): listed but not printed")
     }
 
+    @Test func allOptionsHoldsEveryOptionOfEveryCommandOnce() {
+        let all = CommandTable.allOptions.map(\.long)
+        #expect(Set(all).count == all.count, "\(all)")
+        for command in CommandTable.commands {
+            for option in command.options { #expect(all.contains(option.long), "\(command.name): \(option.long)") }
+        }
+        let used = Set(CommandTable.globalOptions.map(\.long) + CommandTable.commands.flatMap { $0.options.map(\.long) })
+        #expect(Set(all) == used, "options no command takes: \(Set(all).subtracting(used))")
+    }
+
     @Test func completionValuesComeFromTheLibraryTypes() {
         #expect(CompletionValues.configKeys.words == Configuration.Key.allCases.map(\.rawValue))
         #expect(CompletionValues.events.words == LifecycleEvent.allCases.map(\.rawValue))
