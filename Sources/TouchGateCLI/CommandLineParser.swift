@@ -59,7 +59,7 @@ public enum CommandLineParser {
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var line = Line()
-        var given: [OptionSpec] = []
+        var givenInOrder: [OptionSpec] = []
         var positionals: [String] = []
         var problem: Problem?
         var index = 0
@@ -87,7 +87,7 @@ public enum CommandLineParser {
                 if problem == nil { problem = .unknownOption(name) }
                 continue
             }
-            given.append(option)
+            givenInOrder.append(option)
             if option.takesValue {
                 if let inlineValue {
                     line.record(option, value: inlineValue)
@@ -143,7 +143,7 @@ public enum CommandLineParser {
             throw UsageError("\(word): unknown subcommand '\(positionals[1].escapedForMessage)' (expected \(names))",
                              usage: usage)
         }
-        if let misplaced = given.first(where: { !spec.accepts($0) }) {
+        if let misplaced = givenInOrder.first(where: { !spec.accepts($0) }) {
             throw UsageError("option '\(misplaced.long)' does not apply to '\(spec.name)'", usage: usage)
         }
         line.arguments = Array(positionals.dropFirst(argumentStart))
