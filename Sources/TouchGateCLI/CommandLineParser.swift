@@ -1,144 +1,67 @@
 import TouchGate
 
-/// Parses `touchgate`'s arguments: a pure function of `[String]`, so tests call it directly.
+/// Parses `touchgate`'s arguments against ``CommandTable``: a pure function of `[String]`, so
+/// tests call it directly.
 ///
 /// Options may stand before or after the command, as `--name value` or `--name=value`; `--`
-/// ends the options.
+/// ends the options. A usage error names the word it rejects and carries the command's usage line.
 public enum CommandLineParser {
-    /// An option `touchgate` knows. The raw values follow the order of the long names, which is
-    /// the order a usage error names them in.
-    private enum Option: Int {
-        case help, idleSince, json, limit, lock, noInteraction, pamConfdir, policy, reason, session, stdin, store, storeID, unit, user, version
+    /// A command line split into its options and arguments, once the command is known: what a
+    /// ``CommandSpec`` builds its ``Command`` from.
+    struct Line {
+        /// The arguments after the command's name (and subcommand).
+        var arguments: [String] = []
+        /// Whether each option of ``CommandTable/allOptions`` was given, by its position there,
+        /// and its value (a repeated option keeps the last).
+        private var given = [Bool](repeating: false, count: CommandTable.allOptions.count)
+        private var givenValues = [String?](repeating: nil, count: CommandTable.allOptions.count)
 
-        /// The option spelled `name` on the command line (without an `=value`), or `nil`.
-        init?(spelled name: String) {
-            switch name {
-            case "-h", "--help": self = .help
-            case "--idle-since": self = .idleSince
-            case "--json": self = .json
-            case "--limit": self = .limit
-            case "--lock": self = .lock
-            case "--no-interaction": self = .noInteraction
-            case "--pam-confdir": self = .pamConfdir
-            case "--policy": self = .policy
-            case "--reason": self = .reason
-            case "--session": self = .session
-            case "-S", "--stdin": self = .stdin
-            case "--store": self = .store
-            case "--store-id": self = .storeID
-            case "--unit": self = .unit
-            case "--user": self = .user
-            case "--version": self = .version
-            default: return nil
-            }
+        mutating func record(_ option: OptionSpec, value: String?) {
+            guard let index = CommandTable.allOptions.firstIndex(of: option) else { return }
+            given[index] = true
+            givenValues[index] = value
         }
 
-        /// The long name, as messages spell it.
-        var name: String {
-            switch self {
-            case .help: "--help"
-            case .idleSince: "--idle-since"
-            case .json: "--json"
-            case .limit: "--limit"
-            case .lock: "--lock"
-            case .noInteraction: "--no-interaction"
-            case .pamConfdir: "--pam-confdir"
-            case .policy: "--policy"
-            case .reason: "--reason"
-            case .session: "--session"
-            case .stdin: "--stdin"
-            case .store: "--store"
-            case .storeID: "--store-id"
-            case .unit: "--unit"
-            case .user: "--user"
-            case .version: "--version"
-            }
+        func value(_ option: OptionSpec) -> String? {
+            CommandTable.allOptions.firstIndex(of: option).flatMap { givenValues[$0] }
         }
 
-        var takesValue: Bool {
-            switch self {
-            case .idleSince, .limit, .pamConfdir, .policy, .reason, .session, .store, .storeID, .user: true
-            case .help, .json, .lock, .noInteraction, .stdin, .unit, .version: false
-            }
+        func has(_ option: OptionSpec) -> Bool {
+            CommandTable.allOptions.firstIndex(of: option).map { given[$0] } ?? false
         }
 
-        var bit: UInt16 { 1 << rawValue }
-
-        /// The options every command accepts.
-        static let global: UInt16 = Option.store.bit | Option.storeID.bit | Option.user.bit | Option.json.bit | Option.stdin.bit
-            | Option.pamConfdir.bit | Option.help.bit | Option.version.bit
-
-        /// The options of every command that runs an evaluation.
-        static let evaluating: UInt16 = Option.reason.bit | Option.noInteraction.bit | Option.session.bit
-    }
-
-    /// The options given on one command line: which ones, and the values of those that take one.
-    ///
-    /// Fields and a bit set rather than a dictionary or an array of a type of this module: the
-    /// runtime builds the metadata of either by name at the first use, at every start.
-    private struct GivenOptions {
-        private(set) var present: UInt16 = 0
-        private var idleSince, limit, pamConfdir, policy, reason, session, store, storeID, user: String?
-
-        func contains(_ option: Option) -> Bool { present & option.bit != 0 }
-
-        /// Records `option`, with `value` for one that takes a value; a repeated option keeps the last.
-        mutating func record(_ option: Option, value: String?) {
-            present |= option.bit
-            switch option {
-            case .idleSince: idleSince = value
-            case .limit: limit = value
-            case .pamConfdir: pamConfdir = value
-            case .policy: policy = value
-            case .reason: reason = value
-            case .session: session = value
-            case .store: store = value
-            case .storeID: storeID = value
-            case .user: user = value
-            case .help, .json, .lock, .noInteraction, .stdin, .unit, .version: break
+        /// The options of an evaluating command.
+        func evaluation() throws(UsageError) -> EvaluationOptions {
+            var evaluation = EvaluationOptions()
+            evaluation.reason = value(.reason)
+            evaluation.noInteraction = has(.noInteraction)
+            evaluation.session = value(.session)
+            if let name = value(.policy) {
+                guard let parsed = AuthPolicy(rawValue: name) else {
+                    throw UsageError("unknown policy '\(name.escapedForMessage)': expected biometrics or device-owner")
+                }
+                evaluation.policy = parsed
             }
-        }
-
-        subscript(option: Option) -> String? {
-            switch option {
-            case .idleSince: idleSince
-            case .limit: limit
-            case .pamConfdir: pamConfdir
-            case .policy: policy
-            case .reason: reason
-            case .session: session
-            case .store: store
-            case .storeID: storeID
-            case .user: user
-            case .help, .json, .lock, .noInteraction, .stdin, .unit, .version: nil
-            }
+            return evaluation
         }
     }
 
-    /// The options `command` accepts besides the global ones, or `nil` for an unknown command.
-    private static func commandOptions(_ command: String) -> UInt16? {
-        switch command {
-        case "help", "version", "status", "tmux-conf", "tmux-hook", "shell-init", "demo": 0
-        case "enable", "disable", "enroll", "unenroll", "reset", "config": Option.evaluating
-        case "auth": Option.evaluating | Option.policy.bit
-        case "can-evaluate": Option.policy.bit | Option.session.bit
-        case "log": Option.limit.bit
-        case "event": Option.session.bit
-        case "gate": Option.session.bit | Option.lock.bit | Option.idleSince.bit
-        case "watch": Option.unit.bit
-        default: nil
-        }
-    }
+    /// All command words, in the order help lists them.
+    public static var commandNames: [String] { CommandTable.commandWords }
 
-    /// All command names, in the order help lists them.
-    public static let commandNames = [
-        "status", "enable", "disable", "enroll", "unenroll", "auth", "can-evaluate", "reset", "config", "log",
-        "event", "gate", "watch", "tmux-conf", "shell-init", "demo", "help", "version",
-    ]
+    /// A problem met while splitting the words, reported once the command is known (so the
+    /// message can name it and the usage line be the command's).
+    private enum Problem {
+        case unknownOption(String)
+        case missingValue(String)
+        case unexpectedValue(String)
+    }
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-        var options = GivenOptions()
+        var line = Line()
+        var givenInOrder: [OptionSpec] = []
         var positionals: [String] = []
+        var problem: Problem?
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -160,147 +83,96 @@ public enum CommandLineParser {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            guard let option = Option(spelled: name) else {
-                throw UsageError("unknown option '\(name.escapedForMessage)'")
+            guard let option = CommandTable.option(spelled: name) else {
+                if problem == nil { problem = .unknownOption(name) }
+                continue
             }
+            givenInOrder.append(option)
             if option.takesValue {
                 if let inlineValue {
-                    options.record(option, value: inlineValue)
-                } else {
-                    guard index < arguments.count else { throw UsageError("option '\(name)' needs a value") }
-                    options.record(option, value: arguments[index])
+                    line.record(option, value: inlineValue)
+                } else if index < arguments.count {
+                    line.record(option, value: arguments[index])
                     index += 1
+                } else if problem == nil {
+                    problem = .missingValue(name)
                 }
+            } else if inlineValue != nil {
+                if problem == nil { problem = .unexpectedValue(name) }
             } else {
-                guard inlineValue == nil else { throw UsageError("option '\(name)' takes no value") }
-                options.record(option, value: nil)
+                line.record(option, value: nil)
             }
         }
 
-        let commandName = positionals.first
-        if options.contains(.version), commandName == nil { return try invocation(.version, options) }
-        if options.contains(.help) { return try invocation(.help(topic: commandName), options) }
-        guard let commandName else { throw UsageError("missing command (see touchgate --help)") }
-        guard let allowed = commandOptions(commandName) else {
-            throw UsageError("unknown command '\(commandName.escapedForMessage)' (see touchgate --help)")
+        // The command: its first word, and for a command with subcommands (config) the second.
+        let word = positionals.first
+        let group = word.map(CommandTable.commands(withWord:)) ?? []
+        var spec: CommandSpec?
+        var argumentStart = 1
+        if group.count == 1 {
+            spec = group[0]
+        } else if !group.isEmpty, positionals.count > 1 {
+            spec = CommandTable.command(named: positionals[0] + " " + positionals[1])
+            argumentStart = 2
         }
-        let misplaced = options.present & ~(Option.global | allowed)
-        if misplaced != 0, let option = Option(rawValue: misplaced.trailingZeroBitCount) {
-            throw UsageError("option '\(option.name)' does not apply to '\(commandName)'")
+        // Built only for an error: the gate's fast path parses before every prompt.
+        var usage: String {
+            spec.map { CommandTable.usageLine(of: $0.name) } ?? word.map(CommandTable.usageLine(of:)) ?? CommandTable.generalUsage
         }
-        let rest = Array(positionals.dropFirst())
-        func expectArguments(_ range: ClosedRange<Int>, _ usage: String) throws(UsageError) {
-            guard range.contains(rest.count) else { throw UsageError("usage: touchgate \(usage)") }
+        var context: String { group.isEmpty ? "" : " for \(spec?.name ?? group[0].word)" }
+
+        switch problem {
+        case .unknownOption(let name)?:
+            throw UsageError("unknown option '\(name.escapedForMessage)'\(context)", usage: usage)
+        case .missingValue(let name)?:
+            throw UsageError("option '\(name)' needs a value", usage: usage)
+        case .unexpectedValue(let name)?:
+            throw UsageError("option '\(name)' takes no value", usage: usage)
+        case nil: break
         }
 
-        var evaluation = EvaluationOptions()
-        evaluation.reason = options[.reason]
-        evaluation.noInteraction = options.contains(.noInteraction)
-        evaluation.session = options[.session]
-        if let name = options[.policy] {
-            guard let parsed = AuthPolicy(rawValue: name) else {
-                throw UsageError("unknown policy '\(name.escapedForMessage)': expected biometrics or device-owner")
-            }
-            evaluation.policy = parsed
+        if line.has(.version), word == nil { return try invocation(.version, line) }
+        if line.has(.help) { return try invocation(.help(topic: word), line) }
+        guard let word else { throw UsageError("missing command (see touchgate --help)", usage: usage) }
+        guard !group.isEmpty else {
+            throw UsageError("unknown command '\(word.escapedForMessage)' (see touchgate --help)", usage: usage)
         }
-
-        let command: Command
-        switch commandName {
-        case "help":
-            try expectArguments(0...1, "help [COMMAND]")
-            command = .help(topic: rest.first)
-        case "version": try expectArguments(0...0, "version"); command = .version
-        case "status": try expectArguments(0...0, "status"); command = .status
-        case "enable": try expectArguments(0...0, "enable"); command = .enable(evaluation)
-        case "disable": try expectArguments(0...0, "disable"); command = .disable(evaluation)
-        case "enroll": try expectArguments(0...0, "enroll"); command = .enroll(evaluation)
-        case "unenroll": try expectArguments(0...0, "unenroll"); command = .unenroll(evaluation)
-        case "auth": try expectArguments(0...0, "auth [--policy POLICY] [--reason TEXT] [--no-interaction]"); command = .auth(evaluation)
-        case "can-evaluate": try expectArguments(0...0, "can-evaluate [--policy POLICY]"); command = .canEvaluate(evaluation)
-        case "reset": try expectArguments(0...0, "reset"); command = .reset(evaluation)
-        case "config":
-            command = try configCommand(rest, evaluation)
-        case "log":
-            try expectArguments(0...0, "log [--limit N]")
-            let text = options[.limit] ?? "20"
-            guard let limit = Int(text), (1...100_000).contains(limit) else {
-                throw UsageError("invalid value '\(text.escapedForMessage)' for --limit: expected a whole number from 1 to 100000",
-                                 exitCode: .badValue)
-            }
-            command = .log(limit: limit)
-        case "event":
-            try expectArguments(1...1, "event EVENT [--session ID]")
-            guard let event = LifecycleEvent(rawValue: rest[0]) else {
-                throw UsageError("unknown event '\(rest[0].escapedForMessage)': expected one of "
-                    + LifecycleEvent.allCases.map(\.rawValue).joined(separator: ", "), exitCode: .badValue)
-            }
-            command = .event(event, session: options[.session])
-        case "gate":
-            try expectArguments(0...0, "gate [--session ID] [--lock] [--idle-since EPOCH]")
-            var gate = GateOptions()
-            gate.session = options[.session]
-            gate.lockRequest = options.contains(.lock)
-            if let text = options[.idleSince] {
-                guard let since = Double(text), since.isFinite, since >= 0 else {
-                    throw UsageError("invalid value '\(text.escapedForMessage)' for --idle-since: expected seconds since 1970",
-                                     exitCode: .badValue)
-                }
-                gate.idleSince = since
-            }
-            command = .gate(gate)
-        case "watch": try expectArguments(0...0, "watch [--unit]"); command = .watch(unit: options.contains(.unit))
-        case "tmux-conf": try expectArguments(0...0, "tmux-conf"); command = .tmuxConf
-        case "tmux-hook":
-            try expectArguments(2...3, "tmux-hook HOOK CLIENT [SESSION]")
-            guard let hook = TmuxHook(rawValue: rest[0]) else {
-                throw UsageError("unknown tmux hook '\(rest[0].escapedForMessage)'", exitCode: .badValue)
-            }
-            command = .tmuxHook(hook, client: rest[1], session: rest.count > 2 ? rest[2] : nil)
-        case "shell-init":
-            try expectArguments(1...1, "shell-init bash|zsh")
-            guard ["bash", "zsh"].contains(rest[0]) else {
-                throw UsageError("unsupported shell '\(rest[0].escapedForMessage)': expected bash or zsh", exitCode: .badValue)
-            }
-            command = .shellInit(shell: rest[0])
-        default:
-            try expectArguments(0...0, "demo"); command = .demo
+        guard let spec else {
+            let names = group.compactMap(\.subcommand).joined(separator: " or ")
+            if positionals.count < 2 { throw UsageError("\(word): missing subcommand (\(names))", usage: usage) }
+            throw UsageError("\(word): unknown subcommand '\(positionals[1].escapedForMessage)' (expected \(names))",
+                             usage: usage)
         }
-        return try invocation(command, options)
-    }
-
-    private static func configCommand(_ rest: [String], _ evaluation: EvaluationOptions) throws(UsageError) -> Command {
-        func key(_ name: String) throws(UsageError) -> Configuration.Key {
-            guard let key = Configuration.Key(rawValue: name) else {
-                throw UsageError("unknown config key '\(name.escapedForMessage)': expected one of "
-                    + Configuration.Key.allCases.map(\.rawValue).joined(separator: ", "), exitCode: .badValue)
-            }
-            return key
+        if let misplaced = givenInOrder.first(where: { !spec.accepts($0) }) {
+            throw UsageError("option '\(misplaced.long)' does not apply to '\(spec.name)'", usage: usage)
         }
-        switch (rest.first, rest.count) {
-        case ("get", 1): return .configGet(key: nil)
-        case ("get", 2): return .configGet(key: try key(rest[1]))
-        case ("set", 3): return .configSet(key: try key(rest[1]), value: rest[2], evaluation)
-        default: throw UsageError("usage: touchgate config get [KEY] | config set KEY VALUE")
+        line.arguments = Array(positionals.dropFirst(argumentStart))
+        if line.arguments.count > spec.arity.upperBound {
+            throw UsageError("\(spec.name): unexpected argument '\(line.arguments[spec.arity.upperBound].escapedForMessage)'",
+                             usage: usage)
+        }
+        if line.arguments.count < spec.arity.lowerBound {
+            throw UsageError("\(spec.name): missing argument \(spec.arguments[line.arguments.count].name)", usage: usage)
+        }
+        do {
+            return try invocation(try spec.build(line), line)
+        } catch where error.exitCode == .usage && error.usage == nil {
+            throw UsageError("\(spec.name): \(error.message)", usage: usage)
         }
     }
 
-    private static func invocation(_ command: Command, _ options: GivenOptions) throws(UsageError) -> Invocation {
+    private static func invocation(_ command: Command, _ line: Line) throws(UsageError) -> Invocation {
         var invocation = Invocation(command: command)
-        invocation.storePath = options[.store]
-        invocation.user = options[.user]
-        invocation.storeID = options[.storeID]
-        invocation.json = options.contains(.json)
-        invocation.answersFromStandardInput = options.contains(.stdin)
-        invocation.pamConfigurationDirectory = options[.pamConfdir]
-        func requireNonEmpty(_ option: Option) throws(UsageError) {
-            if options[option]?.isEmpty == true {
-                throw UsageError("option '\(option.name)' needs a non-empty value", exitCode: .badValue)
-            }
+        invocation.storePath = line.value(.store)
+        invocation.user = line.value(.user)
+        invocation.storeID = line.value(.storeID)
+        invocation.json = line.has(.json)
+        invocation.answersFromStandardInput = line.has(.stdin)
+        invocation.pamConfigurationDirectory = line.value(.pamConfdir)
+        for option in [OptionSpec.store, .user, .pamConfdir] where line.value(option)?.isEmpty == true {
+            throw UsageError("option '\(option.long)' needs a non-empty value", exitCode: .badValue)
         }
-        try requireNonEmpty(.store)
-        try requireNonEmpty(.user)
-        try requireNonEmpty(.pamConfdir)
-        if let id = options[.storeID] {
+        if let id = line.value(.storeID) {
             // What `touchgate status` shows: lowercase hexadecimal.
             guard !id.isEmpty, id.utf8.count <= 64,
                   id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {

@@ -59,6 +59,8 @@ struct Runner {
         case .tmuxConf: return tmuxConf()
         case .tmuxHook(let hook, let client, let session): return try tmuxHook(hook, client: client, session: session)
         case .shellInit(let shell): return shellInit(shell)
+        case .completions(let shell): return completions(shell)
+        case .manPage: return manPage()
         case .demo: return try demo()
         }
     }

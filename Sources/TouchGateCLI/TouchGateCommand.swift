@@ -21,6 +21,7 @@ public enum TouchGateCommand {
             invocation = try CommandLineParser.parse(arguments)
         } catch {
             printError(error.message)
+            if let usage = error.usage { writeLine(STDERR_FILENO, TerminalText.sanitized(usage)) }
             // The command line did not parse, but a `--json` on it still gets its JSON object.
             if arguments.prefix(while: { $0 != "--" }).contains("--json") {
                 writeLine(STDOUT_FILENO, JSONValue.object([

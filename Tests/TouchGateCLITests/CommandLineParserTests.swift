@@ -51,7 +51,8 @@ import TouchGateCLI
         #expect(try parse(["watch", "--unit", "--store", "/s"]).storePath == "/s")
         #expect(failure(["status", "--unit"])?.message == "option '--unit' does not apply to 'status'")
         #expect(failure(["watch", "--session", "x"])?.message == "option '--session' does not apply to 'watch'")
-        #expect(failure(["watch", "now"])?.message == "usage: touchgate watch [--unit]")
+        #expect(failure(["watch", "now"])?.message == "watch: unexpected argument 'now'")
+        #expect(failure(["watch", "now"])?.usage == "usage: touchgate [options] watch [--unit]")
         #expect(failure(["watch", "--unit=yes"])?.exitCode == .usage)
     }
 
@@ -150,7 +151,9 @@ import TouchGateCLI
 
     @Test func unknownOptionMessageNamesIt() {
         let error = failure(["status", "--frobnicate"])
-        #expect(error?.message.contains("--frobnicate") == true, "\(String(describing: error))")
+        #expect(error?.message == "unknown option '--frobnicate' for status", "\(String(describing: error))")
+        #expect(failure(["--frobnicate", "config", "set", "k", "v"])?.message == "unknown option '--frobnicate' for config set")
+        #expect(failure(["--frobnicate"])?.message == "unknown option '--frobnicate'")
         let command = failure(["frobnicate"])
         #expect(command?.message.contains("frobnicate") == true)
         // Control characters are escaped, so the message stays one line.
@@ -159,15 +162,69 @@ import TouchGateCLI
     }
 
     @Test func optionsThatDoNotApplyAreNamedByTheirLongNamesInOrder() {
-        // Given in the other order and by a short name: the message names the first by long name.
-        #expect(failure(["log", "--session", "x", "--lock", "-S"])?.message == "option '--lock' does not apply to 'log'")
+        // The first one given that does not apply is named, by its long name.
+        #expect(failure(["log", "--session", "x", "--lock", "-S"])?.message == "option '--session' does not apply to 'log'")
         #expect(failure(["event", "did-become-active", "--reason=r", "--policy", "biometrics"])?.message
-            == "option '--policy' does not apply to 'event'")
+            == "option '--reason' does not apply to 'event'")
+        #expect(failure(["config", "get", "--reason", "r"])?.message == "option '--reason' does not apply to 'config get'")
         #expect(failure(["--store", "", "status"])?.message == "option '--store' needs a non-empty value")
         #expect(failure(["status", "--user="])?.message == "option '--user' needs a non-empty value")
     }
 
+    @Test func errorsNameTheWordTheyRejectAndCarryTheUsageLine() {
+        let extra = failure(["status", "extra"])
+        #expect(extra?.message == "status: unexpected argument 'extra'")
+        #expect(extra?.usage == "usage: touchgate [options] status")
+        #expect(failure(["event"])?.message == "event: missing argument EVENT")
+        #expect(failure(["config", "set", "grace-seconds"])?.message == "config set: missing argument VALUE")
+        #expect(failure(["config", "get", "a", "b"])?.message == "config get: unexpected argument 'b'")
+        #expect(failure(["config"])?.message == "config: missing subcommand (get or set)")
+        #expect(failure(["config", "unset", "x"])?.message == "config: unknown subcommand 'unset' (expected get or set)")
+        #expect(failure(["auth", "--policy", "face-id"])?.message
+            == "auth: unknown policy 'face-id': expected biometrics or device-owner")
+        #expect(failure(["help", "frobnicate"])?.message == "help: unknown command 'frobnicate' (see touchgate --help)")
+        #expect(failure(["enroll", "--reason"])?.message == "option '--reason' needs a value")
+        #expect(failure(["enroll", "--reason"])?.usage == "usage: touchgate [options] enroll [--reason TEXT] [--no-interaction] [--session ID]")
+        // A bad value is not a usage error: no usage line.
+        #expect(failure(["log", "--limit", "0"])?.usage == nil)
+    }
+
+    @Test func enrollAndTheOtherEvaluatingCommandsTakeTheirOptions() throws {
+        var options = EvaluationOptions()
+        options.reason = "r"
+        options.noInteraction = true
+        options.session = "s"
+        let words = ["--reason", "r", "--no-interaction", "--session", "s"]
+        #expect(try parse(["enroll"] + words).command == .enroll(options))
+        #expect(try parse(["unenroll"] + words).command == .unenroll(options))
+        #expect(try parse(["reset"] + words).command == .reset(options))
+        #expect(try parse(["config", "set", "grace-seconds", "5"] + words).command
+            == .configSet(key: .graceSeconds, value: "5", options))
+    }
+
+    @Test func completionsAndTheManPage() throws {
+        #expect(try parse(["completions", "bash"]).command == .completions(shell: "bash"))
+        #expect(try parse(["completions", "zsh"]).command == .completions(shell: "zsh"))
+        #expect(failure(["completions", "fish"])?.exitCode == .badValue)
+        #expect(failure(["completions"])?.message == "completions: missing argument SHELL")
+        #expect(try parse(["help", "--man"]).command == .manPage)
+        #expect(failure(["help", "--man", "auth"])?.exitCode == .usage)
+        #expect(failure(["status", "--man"])?.message == "option '--man' does not apply to 'status'")
+    }
+
     // MARK: - The binary
+
+    @Test func usageErrorsOfTheBinaryNameTheRejectedWord() throws {
+        let world = try TestEnvironment()
+        let extra = try world.run(["status", "extra"])
+        #expect(extra.status == 64, "\(extra)")
+        #expect(extra.stderr == "touchgate: status: unexpected argument 'extra'\nusage: touchgate [options] status\n", "\(extra)")
+        #expect(extra.stdout.isEmpty)
+        let option = try world.run(["enroll", "--foo"])
+        #expect(option.status == 64, "\(option)")
+        #expect(option.stderr == "touchgate: unknown option '--foo' for enroll\n"
+            + "usage: touchgate [options] enroll [--reason TEXT] [--no-interaction] [--session ID]\n", "\(option)")
+    }
 
     @Test func helpGoesToStandardOutputAndExitsZero() throws {
         let world = try TestEnvironment()
@@ -190,11 +247,13 @@ import TouchGateCLI
 
     @Test(arguments: [["--frobnicate"], ["--frobnicate", "status"], ["status", "--frobnicate"], ["frobnicate"],
                       ["auth", "--policy", "face-id"], []])
-    func usageErrorsExit64WithOneLineOnStandardError(arguments: [String]) throws {
+    func usageErrorsExit64WithOneLineAndTheUsageLineOnStandardError(arguments: [String]) throws {
         let world = try TestEnvironment()
         let result = try world.run(arguments)
         #expect(result.status == 64, "\(result)")
-        #expect(result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderrLines.count == 2, "\(result)")
+        #expect(result.stderrLines.first?.hasPrefix("touchgate: ") == true, "\(result)")
+        #expect(result.stderrLines.last?.hasPrefix("usage: touchgate [options] ") == true, "\(result)")
         #expect(result.stderr.hasSuffix("\n"))
         #expect(result.stdout.isEmpty, "\(result)")
         #expect(world.calls("touchgate") == 0)

@@ -1,0 +1,62 @@
+/// One command of `touchgate`, as ``CommandTable`` describes it: the name, a summary, the
+/// arguments, the options besides the global ones, the JSON keys it prints, the exit statuses it
+/// can end with, and how a parsed command line becomes its ``Command``.
+public struct CommandSpec: Sendable {
+    /// One word, or two for a subcommand (`config get`).
+    public let name: String
+    public let summary: String
+    /// A paragraph for `help COMMAND` and the man page.
+    public let details: String
+    public let arguments: [ArgumentSpec]
+    public let options: [OptionSpec]
+    public let jsonKeys: [String]
+    /// The exit statuses beyond 0, 64 and 70, which every command can end with.
+    public let exits: [ExitStatusSpec.Kind]
+    let build: @Sendable (CommandLineParser.Line) throws(UsageError) -> Command
+
+    init(
+        _ name: String, summary: String, details: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
+        jsonKeys: [String] = [], exits: [ExitStatusSpec.Kind] = [],
+        build: @escaping @Sendable (CommandLineParser.Line) throws(UsageError) -> Command
+    ) {
+        self.name = name
+        let words = name.split(separator: " ").map(String.init)
+        word = words[0]
+        subcommand = words.count > 1 ? words[1] : nil
+        self.summary = summary
+        self.details = details
+        self.arguments = arguments
+        self.options = options
+        self.jsonKeys = jsonKeys
+        self.exits = exits
+        self.build = build
+    }
+
+    /// The first word of the name: `config` for `config get`.
+    public let word: String
+
+    /// The second word of the name: `get` for `config get`, else nothing.
+    public let subcommand: String?
+
+    /// How many arguments it takes.
+    public var arity: ClosedRange<Int> {
+        arguments.filter { !$0.optional }.count...arguments.count
+    }
+
+    /// `enroll [--reason TEXT] [--no-interaction] [--session ID]`.
+    public var synopsis: String {
+        ([name] + arguments.map(\.synopsis) + options.map(\.synopsis)).joined(separator: " ")
+    }
+
+    /// Every exit status it can end with, in the table's order.
+    public var exitStatuses: [ExitStatusSpec] {
+        CommandTable.exitStatuses.filter {
+            [.success, .usage, .internalError].contains($0.kind) || exits.contains($0.kind)
+        }
+    }
+
+    /// Whether `option` may be given with this command.
+    func accepts(_ option: OptionSpec) -> Bool {
+        CommandTable.globalOptions.contains(option) || options.contains(option)
+    }
+}

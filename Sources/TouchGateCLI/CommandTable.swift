@@ -1,0 +1,280 @@
+import TouchGate
+
+/// Every command and option of `touchgate`, described once.
+///
+/// The parser (``CommandLineParser``), `--help` and `help COMMAND`, the usage line of a usage
+/// error, the man page (`touchgate help --man`) and the shell completions (`touchgate completions
+/// bash|zsh`) are all derived from this table, so they cannot drift apart: a command or option
+/// added here is parsed, documented and completed.
+public enum CommandTable {
+    /// The options every command accepts, before or after the command.
+    public static let globalOptions: [OptionSpec] = [.store, .storeID, .user, .json, .stdin, .pamConfdir, .help, .version]
+
+    /// The shells `shell-init` and `completions` write code for.
+    public static let shells = ["bash", "zsh"]
+
+    /// Every command, in the order help and the man page list them.
+    public static let commands: [CommandSpec] = [
+        CommandSpec(
+            "status", summary: "lock state, counters and sessions",
+            details: "Shows the user, the store and its id, whether the lock is on and a biometric factor enrolled, the "
+                + "failure counters, throttling, the sessions the store knows and the watcher running for the user and store.",
+            jsonKeys: ["user", "store", "storeId", "enabled", "enrolled", "domainState", "biometricFailures",
+                       "biometryLockedOut", "passcodeFailures", "retryAfterSeconds", "schemaVersion",
+                       "sessions ([{id, state, locked}])", "watcher (pid or null)"],
+            exits: [.store]
+        ) { _ throws(UsageError) in .status },
+        CommandSpec(
+            "enable", summary: "turn the lock on (after a device-owner success)",
+            details: "Turns the lock on after a successful device-owner evaluation; on any other outcome nothing changes "
+                + "and the exit status is that outcome's. When the lock already is on: a success, nothing asked.",
+            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "enabled"], exits: [.outcome, .store]
+        ) { line throws(UsageError) in .enable(try line.evaluation()) },
+        CommandSpec(
+            "disable", summary: "turn the lock off (after a device-owner success)",
+            details: "Turns the lock off after a successful device-owner evaluation; on any other outcome nothing changes "
+                + "and the exit status is that outcome's. When the lock already is off: a success, nothing asked.",
+            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "enabled"], exits: [.outcome, .store]
+        ) { line throws(UsageError) in .disable(try line.evaluation()) },
+        CommandSpec(
+            "enroll", summary: "record the biometric enrollment",
+            details: "Checks the passcode, then one biometric success, records the enrollment and changes domainState.",
+            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "enrolled"], exits: [.outcome, .store]
+        ) { line throws(UsageError) in .enroll(try line.evaluation()) },
+        CommandSpec(
+            "unenroll", summary: "remove the biometric enrollment",
+            details: "Removes the enrollment after a passcode success.",
+            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "enrolled"], exits: [.outcome, .store]
+        ) { line throws(UsageError) in .unenroll(try line.evaluation()) },
+        CommandSpec(
+            "auth", summary: "one evaluation",
+            details: "Runs one evaluation of the policy (default device-owner: the biometric factor first, then the "
+                + "passcode; biometrics: the biometric factor only). The exit status is the outcome's.",
+            options: [.policy] + OptionSpec.evaluating,
+            jsonKeys: ["outcome (success or the outcome's name)", "code", "policy", "retryAfterSeconds (when throttled)"],
+            exits: [.outcome, .store]
+        ) { line throws(UsageError) in .auth(try line.evaluation()) },
+        CommandSpec(
+            "can-evaluate", summary: "preflight: never prompts, never counts",
+            details: "Says whether the policy could be evaluated now: exit 0 when it can, else the exit status of the "
+                + "outcome an evaluation would end in. Never prompts and never counts a try.",
+            options: [.policy, .session], jsonKeys: ["outcome", "code", "policy"], exits: [.outcome, .store]
+        ) { line throws(UsageError) in .canEvaluate(try line.evaluation()) },
+        CommandSpec(
+            "reset", summary: "clear lockout and throttling (passcode, or root)",
+            details: "Clears the biometric lockout and the passcode throttling; needs a passcode success unless run as root.",
+            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy"], exits: [.outcome, .store]
+        ) { line throws(UsageError) in .reset(try line.evaluation()) },
+        CommandSpec(
+            "config get", summary: "show one user's settings",
+            details: "Prints the settings of one user (--user, else TOUCHGATE_USER, else the invoking user): a first "
+                + "line '# settings of user NAME', then KEY=VALUE lines; with KEY, the value alone. An unknown key exits 65.",
+            arguments: [ArgumentSpec("KEY", optional: true, values: .configKeys)],
+            jsonKeys: ["user", "KEY: VALUE for each key (numbers as numbers, passcode-delays an array)"],
+            exits: [.badValue, .store]
+        ) { line throws(UsageError) in .configGet(key: try line.arguments.first.map(configKey)) },
+        CommandSpec(
+            "config set", summary: "change one user's setting",
+            details: "Changes one setting of one user. A bad value exits 65 and changes nothing. While that user's lock "
+                + "is on, a change that weakens it needs that user's device-owner success first.",
+            arguments: [ArgumentSpec("KEY", values: .configKeys), ArgumentSpec("VALUE")],
+            options: OptionSpec.evaluating,
+            jsonKeys: ["user", "KEY: VALUE for each key"], exits: [.outcome, .badValue, .store]
+        ) { line throws(UsageError) in
+            .configSet(key: try configKey(line.arguments[0]), value: line.arguments[1], try line.evaluation())
+        },
+        CommandSpec(
+            "log", summary: "the audit trail",
+            details: "The newest N audit entries: time, user, session, policy, factor, outcome; for a configuration "
+                + "change (factor config, outcome 'setting changed') also KEY: 'OLD' -> 'NEW' by ACTOR, the user whose "
+                + "setting it is and the invoking user who changed it. Never a secret.",
+            options: [.limit],
+            jsonKeys: ["entries ([{id, time, user, session, policy, factor, outcome, code, change}]; "
+                + "change: {key, old, new, by} or null)"],
+            exits: [.badValue, .store]
+        ) { line throws(UsageError) in
+            let text = line.value(.limit) ?? "20"
+            guard let limit = Int(text), (1...100_000).contains(limit) else {
+                throw UsageError("invalid value '\(text.escapedForMessage)' for --limit: expected a whole number from 1 to 100000",
+                                 exitCode: .badValue)
+            }
+            return .log(limit: limit)
+        },
+        CommandSpec(
+            "event", summary: "record a lifecycle event",
+            details: "Records a lifecycle event of the session. An unknown event, or one the session's state does not "
+                + "allow, exits 65 and changes nothing.",
+            arguments: [ArgumentSpec("EVENT", values: .events)], options: [.session],
+            jsonKeys: ["session", "event", "state", "locked"], exits: [.badValue, .store]
+        ) { line throws(UsageError) in
+            let name = line.arguments[0]
+            guard let event = LifecycleEvent(rawValue: name) else {
+                throw UsageError("unknown event '\(name.escapedForMessage)': expected one of "
+                    + LifecycleEvent.allCases.map(\.rawValue).joined(separator: ", "), exitCode: .badValue)
+            }
+            return .event(event, session: line.value(.session))
+        },
+        CommandSpec(
+            "gate", summary: "cover and unlock a locked session",
+            details: "Exits 0 at once when the session needs no unlock (the fast path); otherwise covers the terminal "
+                + "and asks until a success, then unlocks the session. Run by the tmux and shell integrations.",
+            options: [.session, .lock, .idleSince], exits: [.outcome, .badValue, .store]
+        ) { line throws(UsageError) in
+            var gate = GateOptions()
+            gate.session = line.value(.session)
+            gate.lockRequest = line.has(.lock)
+            if let text = line.value(.idleSince) {
+                guard let since = Double(text), since.isFinite, since >= 0 else {
+                    throw UsageError("invalid value '\(text.escapedForMessage)' for --idle-since: expected seconds since 1970",
+                                     exitCode: .badValue)
+                }
+                gate.idleSince = since
+            }
+            return .gate(gate)
+        },
+        CommandSpec(
+            "watch", summary: "lock every session on suspend and screen lock (logind)",
+            details: "Follows logind on the system bus: on suspend (PrepareForSleep) and on a screen lock (Lock) every "
+                + "session of the user goes to the background, locked, and every tmux server they live in locks its "
+                + "clients, before the sleep delay inhibitor is released. Nothing it receives unlocks. SIGTERM, SIGINT "
+                + "or SIGHUP: exit 0.",
+            options: [.unit], exits: [.store, .watcherRunning]
+        ) { line throws(UsageError) in .watch(unit: line.has(.unit)) },
+        CommandSpec(
+            "tmux-conf", summary: "print the tmux integration snippet",
+            details: "Prints a snippet for ~/.tmux.conf: focus events, the idle lock, the lock-command and the hooks. "
+                + "It starts with comment lines naming the options it baked in (--store, --store-id, --user, --pam-confdir).",
+            exits: [.store]
+        ) { _ throws(UsageError) in .tmuxConf },
+        CommandSpec(
+            "tmux-hook", summary: "what the tmux hooks run",
+            details: "Run by the hooks from tmux-conf; not for typing by hand.",
+            arguments: [ArgumentSpec("HOOK", values: .tmuxHooks), ArgumentSpec("CLIENT"), ArgumentSpec("SESSION", optional: true)],
+            exits: [.badValue, .store]
+        ) { line throws(UsageError) in
+            guard let hook = TmuxHook(rawValue: line.arguments[0]) else {
+                throw UsageError("unknown tmux hook '\(line.arguments[0].escapedForMessage)'", exitCode: .badValue)
+            }
+            return .tmuxHook(hook, client: line.arguments[1], session: line.arguments.count > 2 ? line.arguments[2] : nil)
+        },
+        CommandSpec(
+            "shell-init", summary: "print the bash or zsh integration snippet",
+            details: "Prints code for the shell's rc file that runs the gate before each prompt and each command line. "
+                + "It starts with comment lines naming the options it baked in.",
+            arguments: [ArgumentSpec("SHELL", values: .shells)], exits: [.badValue, .store]
+        ) { line throws(UsageError) in .shellInit(shell: try shell(line.arguments[0])) },
+        CommandSpec(
+            "completions", summary: "print the bash or zsh completion script",
+            details: "Prints the completion script for the shell: commands, options, config keys, event names, "
+                + "policies. The same as the installed completions/touchgate.bash and completions/_touchgate.",
+            arguments: [ArgumentSpec("SHELL", values: .shells)], exits: [.badValue]
+        ) { line throws(UsageError) in .completions(shell: try shell(line.arguments[0])) },
+        CommandSpec(
+            "demo", summary: "a walkthrough with a temporary store and demo PAM stacks",
+            details: "A walkthrough against real PAM (pam_matrix stacks written to a temporary directory, with demo "
+                + "secrets it prints) and a temporary store.",
+            exits: [.outcome]
+        ) { _ throws(UsageError) in .demo },
+        CommandSpec(
+            "help", summary: "this help, or one command's",
+            details: "Prints the overview, or the usage, options, JSON keys and exit codes of one command, on standard "
+                + "output. With --man, the manual page touchgate(1) in roff.",
+            arguments: [ArgumentSpec("COMMAND", optional: true, values: .commands)], options: [.man]
+        ) { line throws(UsageError) in
+            if line.has(.man) {
+                guard line.arguments.isEmpty else {
+                    throw UsageError("help: unexpected argument '\(line.arguments[0].escapedForMessage)' with --man",
+                                     usage: CommandTable.usageLine(of: "help"))
+                }
+                return .manPage
+            }
+            return .help(topic: try line.arguments.first.map(helpTopic))
+        },
+        CommandSpec(
+            "version", summary: "the version and the SQLite release it runs",
+            details: "The version, and the SQLite release it runs (linked in, or the shared library).",
+            jsonKeys: ["version", "sqlite", "sqliteLibrary (null: linked in)"]
+        ) { _ throws(UsageError) in .version },
+    ]
+
+    /// The exit statuses, in order, with their meanings (the man page's EXIT STATUS).
+    public static let exitStatuses: [ExitStatusSpec] = [
+        ExitStatusSpec(.success, "0", "success", "success"),
+        ExitStatusSpec(.outcome, "1-11", "the outcome of the evaluation", "the outcome of an evaluation: the LAError code negated (1 authenticationFailed, "
+            + "2 userCancel, 3 userFallback, 4 systemCancel, 5 passcodeNotSet, 6 biometryNotAvailable, 7 biometryNotEnrolled, "
+            + "8 biometryLockout, 9 appCancel, 10 invalidContext), 11 notInteractive"),
+        ExitStatusSpec(.usage, "64", "usage error", "usage error: an unknown command or option, a missing or extra argument"),
+        ExitStatusSpec(.badValue, "65", "bad value", "bad value: a config value, an unknown config key or event, an event the session's "
+            + "state does not allow"),
+        ExitStatusSpec(.internalError, "70", "internal error", "internal error"),
+        ExitStatusSpec(.store, "74", "the store cannot be used", "the store cannot be used: unreadable, not a database, damaged, insecure, of a newer "
+            + "or foreign schema, or not the store --store-id names"),
+        ExitStatusSpec(.watcherRunning, "75", "a watcher already runs", "(watch) a watcher already runs for the user and store"),
+    ]
+
+    // MARK: - Lookups
+
+    /// The command named `name` (one word, or two for `config get` / `config set`).
+    static func command(named name: String) -> CommandSpec? {
+        commands.first { $0.name == name }
+    }
+
+    /// The first words of every command, once each, in table order (`config` for `config get` and `config set`).
+    public static let commandWords: [String] = {
+        var seen: [String] = []
+        for command in commands where !seen.contains(command.word) { seen.append(command.word) }
+        return seen
+    }()
+
+    /// The commands whose first word is `word`.
+    static func commands(withWord word: String) -> [CommandSpec] {
+        commands.filter { $0.word == word }
+    }
+
+    /// The option spelled `spelling` (`-S`, `--stdin`), among all options of the table.
+    ///
+    /// A search of a short array: the gate's fast path parses before every prompt, and a
+    /// dictionary would cost more to set up than the search.
+    static func option(spelled spelling: String) -> OptionSpec? {
+        allOptions.first { $0.long == spelling || $0.short == spelling }
+    }
+
+    /// Every option of the table, global ones first, once each (`CommandTableTests` checks that
+    /// every command's options are here: a literal list, so parsing does not walk the commands).
+    public static let allOptions: [OptionSpec] = globalOptions
+        + [.reason, .noInteraction, .session, .policy, .limit, .lock, .idleSince, .unit, .man]
+
+    /// `usage: touchgate [options] …` for the command(s) whose first word (or name) is `word`.
+    static func usageLine(of word: String) -> String {
+        let matching = command(named: word).map { [$0] } ?? commands(withWord: word)
+        guard !matching.isEmpty else { return generalUsage }
+        return "usage: touchgate [options] " + matching.map(\.synopsis).joined(separator: " | ")
+    }
+
+    static let generalUsage = "usage: touchgate [options] COMMAND [ARGUMENTS] (touchgate help lists the commands)"
+
+    // MARK: - Argument checks shared by the builders
+
+    private static func configKey(_ name: String) throws(UsageError) -> Configuration.Key {
+        guard let key = Configuration.Key(rawValue: name) else {
+            throw UsageError("unknown config key '\(name.escapedForMessage)': expected one of "
+                + Configuration.Key.allCases.map(\.rawValue).joined(separator: ", "), exitCode: .badValue)
+        }
+        return key
+    }
+
+    private static func shell(_ name: String) throws(UsageError) -> String {
+        guard shells.contains(name) else {
+            throw UsageError("unsupported shell '\(name.escapedForMessage)': expected bash or zsh", exitCode: .badValue)
+        }
+        return name
+    }
+
+    private static func helpTopic(_ name: String) throws(UsageError) -> String {
+        guard commandWords.contains(name) || command(named: name) != nil else {
+            throw UsageError("help: unknown command '\(name.escapedForMessage)' (see touchgate --help)",
+                             usage: usageLine(of: "help"))
+        }
+        return name
+    }
+}

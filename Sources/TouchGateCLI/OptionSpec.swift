@@ -1,0 +1,71 @@
+/// One option of the `touchgate` command line: its spellings, the name of its value, its help.
+public struct OptionSpec: Equatable, Sendable {
+    /// The long spelling, as messages name the option: `--store`.
+    public let long: String
+    /// The short spelling, if any: `-S`.
+    public let short: String?
+    /// The name of the value (`PATH`), or `nil` for a flag.
+    public let valueName: String?
+    /// One line of help.
+    public let help: String
+    /// What completes the value.
+    public let values: CompletionValues
+
+    init(_ long: String, short: String? = nil, value valueName: String? = nil, values: CompletionValues = .none, _ help: String) {
+        self.long = long
+        self.short = short
+        self.valueName = valueName
+        self.help = help
+        self.values = valueName == nil ? .none : values
+    }
+
+    public static func == (left: OptionSpec, right: OptionSpec) -> Bool { left.long == right.long }
+
+    public var takesValue: Bool { valueName != nil }
+
+    /// Every spelling, the short one first: `-S`, `--stdin`.
+    public var spellings: [String] { (short.map { [$0] } ?? []) + [long] }
+
+    /// `-S, --stdin` or `--store PATH`: how help and the man page show it.
+    public var label: String {
+        spellings.joined(separator: ", ") + (valueName.map { " " + $0 } ?? "")
+    }
+
+    /// `[--reason TEXT]`: how a synopsis shows it.
+    public var synopsis: String {
+        "[" + long + (valueName.map { " " + $0 } ?? "") + "]"
+    }
+
+    // MARK: - The options
+
+    static let store = OptionSpec("--store", value: "PATH", values: .files,
+        "the store (env TOUCHGATE_STORE; default $XDG_STATE_HOME/touchgate/touchgate.sqlite, else ~/.local/state/touchgate/touchgate.sqlite)")
+    static let storeID = OptionSpec("--store-id", value: "ID",
+        "only the store with this id (touchgate status shows it): a missing store is not created, another is refused (exit 74)")
+    static let user = OptionSpec("--user", value: "NAME", values: .users,
+        "whose lock and settings (env TOUCHGATE_USER; default the invoking user)")
+    static let json = OptionSpec("--json", "one JSON object on standard output")
+    static let stdin = OptionSpec("--stdin", short: "-S",
+        "read each answer as one line of standard input (like sudo -S); prompts go to standard error")
+    static let pamConfdir = OptionSpec("--pam-confdir", value: "DIR", values: .directories,
+        "read PAM service files from DIR through pam_start_confdir (env TOUCHGATE_PAM_CONFDIR)")
+    static let help = OptionSpec("--help", short: "-h", "help on standard output (for the command when one is given)")
+    static let version = OptionSpec("--version", "the version, and the SQLite release it runs")
+
+    static let reason = OptionSpec("--reason", value: "TEXT", "the reason the prompt shows")
+    static let noInteraction = OptionSpec("--no-interaction",
+        "never prompt: an evaluation that needs a prompt ends in notInteractive (exit 11)")
+    static let session = OptionSpec("--session", value: "ID",
+        "the session (default TOUCHGATE_SESSION, else the tmux session, else the terminal's path)")
+    static let policy = OptionSpec("--policy", value: "POLICY", values: .policies,
+        "device-owner (default: the biometric factor, then the passcode) or biometrics (the biometric factor only)")
+    static let limit = OptionSpec("--limit", value: "N", "how many entries, newest first (default 20, at most 100000)")
+    static let lock = OptionSpec("--lock", "a lock request (tmux's lock-command): lock unless back within the grace period")
+    static let idleSince = OptionSpec("--idle-since", value: "EPOCH",
+        "the shell has been idle since then: idle-seconds or more count as a trip to the background")
+    static let unit = OptionSpec("--unit", "print the systemd user unit (touchgate-watch.service) instead of watching")
+    static let man = OptionSpec("--man", "print the manual page touchgate(1) in roff")
+
+    /// The options of every command that runs an evaluation.
+    static let evaluating: [OptionSpec] = [.reason, .noInteraction, .session]
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TouchGate
+import TouchGateCLI
+
+/// The files derived from the command table and checked in (the man page, the completions) are
+/// what the current binary prints, and the man page is clean roff that `man -l` renders.
+@Suite struct DocumentationTests {
+    static let generated = [
+        ("man/touchgate.1", ["help", "--man"]),
+        ("completions/touchgate.bash", ["completions", "bash"]),
+        ("completions/_touchgate", ["completions", "zsh"]),
+    ]
+
+    static var manPagePath: String { TestEnvironment.packageRoot.appendingPathComponent("man/touchgate.1").path }
+
+    /// Runs a program of the system with a plain environment.
+    static func system(_ executable: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> RunResult {
+        var environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        for (name, value) in extra { environment[name] = value }
+        return try TestEnvironment.execute(executable, arguments, environment: environment)
+    }
+
+    @Test(arguments: generated)
+    func checkedInFileIsWhatTheBinaryPrints(file: String, arguments: [String]) throws {
+        let world = try TestEnvironment()
+        let printed = try world.run(arguments)
+        #expect(printed.status == 0, "\(printed)")
+        #expect(printed.stderr.isEmpty, "\(printed)")
+        let checkedIn = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent(file), encoding: .utf8)
+        #expect(checkedIn == printed.stdout,
+                "\(file) differs from `touchgate \(arguments.joined(separator: " "))`: run scripts/generate-docs and commit the result")
+    }
+
+    @Test func manPageLintsClean() throws {
+        let lint = try Self.system("/usr/bin/mandoc", ["-T", "lint", "-W", "warning", Self.manPagePath])
+        #expect(lint.status == 0, "mandoc (scripts/setup installs it): \(lint)")
+        #expect(lint.stdout.isEmpty && lint.stderr.isEmpty, "\(lint)")
+    }
+
+    @Test func manRendersItWithoutWarnings() throws {
+        let man = try Self.system("/usr/bin/man", ["-l", Self.manPagePath],
+                                  environment: ["MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "80", "MAN_KEEP_FORMATTING": ""])
+        #expect(man.status == 0, "\(man)")
+        #expect(man.stderr.isEmpty, "\(man)")
+        for heading in ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "CONFIGURATION", "LIFECYCLE",
+                        "SECURITY MODEL", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"] {
+            #expect(man.stdout.contains("\n\(heading)\n"), "no \(heading) section:\n\(man.stdout)")
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") {
+            let groff = try Self.system("/usr/bin/groff", ["-ww", "-man", "-Tutf8", "-z", Self.manPagePath])
+            #expect(groff.status == 0 && groff.stderr.isEmpty, "\(groff)")
+        }
+    }
+
+    /// The hand-written sections cover what the library defines: every config key has its entry
+    /// under CONFIGURATION, every lifecycle event under LIFECYCLE; every command is under COMMANDS.
+    @Test func manPageCoversEveryKeyEventAndCommand() throws {
+        let world = try TestEnvironment()
+        let page = try world.run(["help", "--man"]).stdout
+        func section(_ name: String) throws -> String {
+            let start = try #require(page.range(of: "\n.SH \(name)\n"), "no \(name)")
+            let rest = page[start.upperBound...]
+            return String(rest[..<(rest.range(of: "\n.SH ")?.lowerBound ?? rest.endIndex)])
+        }
+        let roff = { (text: String) in text.replacingOccurrences(of: "-", with: "\\-") }
+        let configuration = try section("CONFIGURATION")
+        for key in Configuration.Key.allCases {
+            #expect(configuration.contains(".B \(roff(key.rawValue))\n"), "CONFIGURATION lacks \(key.rawValue)")
+        }
+        let lifecycle = try section("LIFECYCLE")
+        for event in LifecycleEvent.allCases {
+            #expect(lifecycle.contains(".B \(roff(event.rawValue))\n"), "LIFECYCLE lacks \(event.rawValue)")
+        }
+        let commands = try section("COMMANDS")
+        for command in CommandTable.commands {
+            #expect(commands.contains(".TP\n\\fB\(roff(command.name))\\fR"), "COMMANDS lacks \(command.name)")
+        }
+    }
+}
