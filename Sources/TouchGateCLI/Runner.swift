@@ -2,9 +2,13 @@ import Glibc
 import TouchGate
 
 /// Carries out one parsed ``Invocation``: the I/O side of the tool.
-struct Runner {
+///
+/// `package`: `touchgate-watch` extends it with the watcher's loop (``watcherLoop``).
+package struct Runner {
     let invocation: Invocation
     let environment = ProcessEnvironment.current
+    /// Set in `touchgate-watch` only: what `watch` runs there. Without it, `watch` execs that executable.
+    package var watcherLoop: ((Runner) throws -> ExitCode)?
 
     init(invocation: Invocation) {
         self.invocation = invocation
@@ -77,7 +81,7 @@ struct Runner {
     }
 
     /// The user: `--user`, then `TOUCHGATE_USER`, then the invoking user.
-    var user: String {
+    package var user: String {
         get throws {
             let name = invocation.user ?? environment["TOUCHGATE_USER"] ?? invokingUserName()
             guard let name, !name.isEmpty else { throw UsageError("cannot tell the invoking user; pass --user NAME") }
@@ -130,7 +134,7 @@ struct Runner {
     /// Opens the store. When this made a new one while the session's integration names another
     /// (`TOUCHGATE_HOOK_STORE`, which the snippets set), it says which store it reads: a command
     /// typed with another `TOUCHGATE_STORE` would otherwise turn on a lock no hook ever reads.
-    func openStore() throws -> Store {
+    package func openStore() throws -> Store {
         let store = try Store(path: try storePath, expectedID: invocation.storeID)
         if store.createdByThisProcess, let hooks = environment["TOUCHGATE_HOOK_STORE"], !hooks.isEmpty, hooks != store.path {
             printError("made a new store at \(store.path.escapedForMessage) (lock off); "
@@ -164,7 +168,7 @@ struct Runner {
         }
     }
 
-    func fail(_ message: String, _ code: ExitCode) -> ExitCode {
+    package func fail(_ message: String, _ code: ExitCode) -> ExitCode {
         printError(message)
         if invocation.json {
             writeLine(STDOUT_FILENO, JSONValue.object([
