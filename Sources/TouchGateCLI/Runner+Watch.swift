@@ -21,7 +21,11 @@ extension Runner {
     /// The corresponding C function is `execv`.
     func execWatcher() -> ExitCode {
         let executable = executablePath()
-        let directory = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
+        // Without /proc there is no directory to trust (never the current one).
+        guard executable.hasPrefix("/"), let slash = executable.lastIndex(of: "/") else {
+            return fail("touchgate watch cannot find its own executable (/proc/self/exe)", .unavailable)
+        }
+        let directory = String(executable[..<slash])
         let candidates = [directory + "/" + Self.watcherName, directory + "/../libexec/touchgate/" + Self.watcherName]
         guard let path = candidates.first(where: { access($0, X_OK) == 0 }) else {
             return fail("touchgate watch needs \(Self.watcherName), which is neither in \(directory.escapedForMessage) "
