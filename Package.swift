@@ -31,12 +31,15 @@ let package = Package(
     products: [
         .library(name: "TouchGate", targets: ["TouchGate"]),
         .executable(name: "touchgate", targets: ["touchgate"]),
+        // `touchgate watch` runs this (installed in PREFIX/libexec/touchgate/): only it loads libdbus-1.
+        .executable(name: "touchgate-watch", targets: ["touchgate-watch"]),
     ],
     targets: [
         .systemLibrary(name: "CPAM", path: "Sources/CPAM"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // libdbus-1, a shared library like libpam: `touchgate watch` talks to logind on the system
-        // bus. Its include directories are `dbusIncludeFlags` (above).
+        // bus. Its include directories are `dbusIncludeFlags` (above). Only `touchgate-watch`
+        // links it, so the processes the shell hooks and tmux start do not load it.
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", providers: [.apt(["libdbus-1-dev"])]),
         // Links the system's libsqlite3 (a build-time tool): it applies the migrations to an
         // in-memory database to embed the schema a store must have.
@@ -49,10 +52,16 @@ let package = Package(
         ),
         .target(
             name: "TouchGate",
-            dependencies: ["CPAM", "CSQLite", "CDBus"],
+            dependencies: ["CPAM", "CSQLite"],
             path: "Sources/TouchGate",
-            swiftSettings: [.unsafeFlags(dbusIncludeFlags)],
             plugins: ["EmbedMigrations"]
+        ),
+        // The watcher's bus I/O (logind over libdbus-1); its decisions are TouchGate's WatchStateMachine.
+        .target(
+            name: "TouchGateWatch",
+            dependencies: ["TouchGate", "CDBus"],
+            path: "Sources/TouchGateWatch",
+            swiftSettings: [.unsafeFlags(dbusIncludeFlags)]
         ),
         .target(name: "TouchGateCLI", dependencies: ["TouchGate"], path: "Sources/TouchGateCLI"),
         // `prctl(PR_SET_DUMPABLE)` for `main`: Swift cannot call the variadic `prctl` itself.
@@ -61,6 +70,13 @@ let package = Package(
             name: "touchgate",
             dependencies: ["TouchGateCLI", "CProcessControl"],
             path: "Sources/touchgate",
+            linkerSettings: [.unsafeFlags(sqliteLibraryPaths + ["-L", staticCXXLibraryPath] + exportNothing)]
+        ),
+        // `touchgate watch`'s own executable: `touchgate` execs it with the same arguments.
+        .executableTarget(
+            name: "touchgate-watch",
+            dependencies: ["TouchGateCLI", "TouchGateWatch"],
+            path: "Sources/touchgate-watch",
             linkerSettings: [.unsafeFlags(sqliteLibraryPaths + ["-L", staticCXXLibraryPath] + exportNothing)]
         ),
         // What both test targets share (a seeded generator); not part of any product.

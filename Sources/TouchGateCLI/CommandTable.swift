@@ -138,7 +138,7 @@ public enum CommandTable {
                 + "session of the user goes to the background, locked, and every tmux server they live in locks its "
                 + "clients, before the sleep delay inhibitor is released. Nothing it receives unlocks. SIGTERM, SIGINT "
                 + "or SIGHUP: exit 0.",
-            options: [.unit], exits: [.store, .watcherRunning]
+            options: [.unit], exits: [.watcherMissing, .store, .watcherRunning]
         ) { line throws(UsageError) in .watch(unit: line.has(.unit)) },
         CommandSpec(
             "tmux-conf", summary: "print the tmux integration snippet",
@@ -206,6 +206,8 @@ public enum CommandTable {
         ExitStatusSpec(.usage, "64", "usage error", "usage error: an unknown command or option, a missing or extra argument"),
         ExitStatusSpec(.badValue, "65", "bad value", "bad value: a config value, an unknown config key or event, an event the session's "
             + "state does not allow"),
+        ExitStatusSpec(.watcherMissing, "69", "the watcher is not installed",
+                       "(watch) the touchgate-watch executable is neither beside touchgate nor in ../libexec/touchgate/"),
         ExitStatusSpec(.internalError, "70", "internal error", "internal error"),
         ExitStatusSpec(.store, "74", "the store cannot be used", "the store cannot be used: unreadable, not a database, damaged, insecure, of a newer "
             + "or foreign schema, or not the store --store-id names"),

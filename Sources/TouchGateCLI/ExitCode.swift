@@ -12,6 +12,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
     public static let usage = ExitCode(rawValue: 64)
     /// A value that does not validate: a config value, an invalid lifecycle event (`EX_DATAERR`).
     public static let badValue = ExitCode(rawValue: 65)
+    /// `touchgate watch`: the `touchgate-watch` executable is missing or cannot run (`EX_UNAVAILABLE`).
+    public static let unavailable = ExitCode(rawValue: 69)
     /// A bug or an unexpected system failure (`EX_SOFTWARE`).
     public static let internalError = ExitCode(rawValue: 70)
     /// The store is unreadable, corrupt, insecure or of a newer schema (`EX_IOERR`).

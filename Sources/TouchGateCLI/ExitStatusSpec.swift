@@ -2,7 +2,7 @@
 public struct ExitStatusSpec: Sendable {
     /// Which statuses a command can end with, besides 0, 64 and 70 (which every command can).
     public enum Kind: Sendable, CaseIterable {
-        case success, outcome, usage, badValue, internalError, store, watcherRunning
+        case success, outcome, usage, badValue, watcherMissing, internalError, store, watcherRunning
     }
 
     public let kind: Kind

@@ -9,7 +9,7 @@ extension Runner {
         return terminalName()
     }
 
-    func relockPolicy(_ record: UserRecord, _ configuration: Configuration) -> SessionLifecycle.Policy {
+    package func relockPolicy(_ record: UserRecord, _ configuration: Configuration) -> SessionLifecycle.Policy {
         SessionLifecycle.Policy(enabled: record.enabled, graceSeconds: configuration.graceSeconds)
     }
 

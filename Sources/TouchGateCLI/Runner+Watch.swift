@@ -1,225 +1,44 @@
 import Glibc
 import TouchGate
 
-// The write end of the watcher's signal pipe; a signal handler can only reach a global.
-nonisolated(unsafe) private var watchSignalDescriptor: Int32 = -1
-
-private let watchSignalHandler: @convention(c) (Int32) -> Void = { _ in
-    var byte: UInt8 = 1
-    let saved = errno
-    _ = write(watchSignalDescriptor, &byte, 1)
-    errno = saved
-}
-
 extension Runner {
-    /// `touchgate watch`: follows logind on the system bus and sends every session of the user
-    /// to the background, locked, when the machine is about to sleep or the screen locks.
-    ///
-    /// The decisions are ``WatchStateMachine``'s; the bus is ``LogindConnection``; this only
-    /// carries out the actions. Exit 0 on SIGTERM / SIGINT / SIGHUP, 74 when the store fails,
-    /// 75 when a watcher already runs for the user and the store.
+    /// `touchgate watch`: `--unit` prints the systemd user unit; otherwise this process becomes
+    /// `touchgate-watch` (``watcherLoop``), so that only the watcher loads libdbus-1, not every
+    /// `touchgate` the shell hooks and tmux start.
     func watch(unit: Bool) throws -> ExitCode {
         if unit {
             writeLine(STDOUT_FILENO, systemdUnit())
             return .success
         }
-        let name = try user
-        let store = try openStore()
-        let lock: WatcherLock
-        switch try WatcherLock.acquire(store: store.path, user: name) {
-        case .acquired(let acquired): lock = acquired
-        case .held(let pid):
-            return fail("a watcher already runs for user \(name.escapedForMessage) and store \(store.path.escapedForMessage)"
-                        + (pid.map { " (pid \($0))" } ?? ""), .watcherRunning)
-        }
-        defer { withExtendedLifetime(lock) {} }
-        // The account's uid (logind's sessions are by uid); a user without an account (a PAM-only
-        // user) watches the invoking user's sessions.
-        let uid = getpwnam(name).map { $0.pointee.pw_uid } ?? geteuid()
-
-        var pipeDescriptors: [Int32] = [-1, -1]
-        guard pipe(&pipeDescriptors) == 0 else {
-            return fail("cannot make a pipe: \(String(cString: strerror(errno)))", .internalError)
-        }
-        for descriptor in pipeDescriptors {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        }
-        watchSignalDescriptor = pipeDescriptors[1]
-        for signal in [SIGTERM, SIGINT, SIGHUP] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = watchSignalHandler
-            sigemptyset(&action.sa_mask)
-            sigaction(signal, &action, nil)
-        }
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblocked, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
-        // A write to a bus that went away must be an error, not a death.
-        signal(SIGPIPE, SIG_IGN)
-
-        var machine = WatchStateMachine()
-        var connection: LogindConnection?
-        var inhibitor: Int32 = -1
-        var reconnectAt: Double?
-        var inputs: [WatchStateMachine.Input] = [.started]
-        // The sessions this watcher sent to the background: the ones a resume or Unlock brings back.
-        var backgrounded: [String] = []
-        defer { if inhibitor >= 0 { close(inhibitor) } }
-        while true {
-            while !inputs.isEmpty {
-                let input = inputs.removeFirst()
-                for action in machine.handle(input) {
-                    switch action {
-                    case .connect:
-                        connection?.close()
-                        connection = nil
-                        do {
-                            let opened = try LogindConnection(uid: uid)
-                            connection = opened
-                            inputs.append(.connected(logindPresent: opened.logindPresent))
-                        } catch {
-                            inputs.append(.disconnected(error.description))
-                        }
-                    case .takeInhibitor:
-                        guard let connection else { break }
-                        do {
-                            if inhibitor >= 0 { close(inhibitor) }
-                            inhibitor = -1
-                            inhibitor = try connection.inhibitSleep(who: "touchgate", why: "lock terminal sessions before sleep")
-                            inputs.append(.inhibitorTaken(true))
-                        } catch {
-                            inputs.append(.inhibitorTaken(false))
-                        }
-                    case .releaseInhibitor:
-                        if inhibitor >= 0 { close(inhibitor) }
-                        inhibitor = -1
-                    case .sendAllToBackground:
-                        for id in try sendAllToBackground(store: store, user: name) where !backgrounded.contains(id) {
-                            backgrounded.append(id)
-                        }
-                    case .bringAllToForeground:
-                        guard !backgrounded.isEmpty else { break }
-                        let policy = relockPolicy(try store.user(name), try store.configuration(user: name))
-                        _ = try store.bringToForeground(backgrounded, user: name, policy: policy, now: WallClock().now)
-                        backgrounded = []
-                    case .scheduleReconnect(let delay):
-                        connection?.close()
-                        connection = nil
-                        reconnectAt = monotonicSeconds() + delay
-                    case .report(let line):
-                        printError(line)
-                    case .exit:
-                        return .success
-                    }
-                }
-            }
-            if let connection {
-                let events = connection.pendingEvents()
-                if !events.isEmpty {
-                    inputs += events.map { event in
-                        switch event {
-                        case .prepareForSleep(let sleeping): .prepareForSleep(sleeping)
-                        case .lock: .sessionLock
-                        case .unlock: .sessionUnlock
-                        case .logindPresent(let present): .logindPresent(present)
-                        case .disconnected: .disconnected("the system bus connection closed")
-                        }
-                    }
-                    continue
-                }
-            }
-            var descriptors = [pollfd(fd: pipeDescriptors[0], events: Int16(POLLIN), revents: 0)]
-            if let connection { descriptors.append(pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
-            let timeout = reconnectAt.map { Int32(clamping: Int(max(0, ($0 - monotonicSeconds()) * 1000).rounded(.up))) } ?? -1
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-            if ready < 0, errno != EINTR {
-                return fail("poll failed: \(String(cString: strerror(errno)))", .internalError)
-            }
-            if descriptors[0].revents & Int16(POLLIN) != 0 {
-                var byte: UInt8 = 0
-                while read(pipeDescriptors[0], &byte, 1) > 0 {}
-                inputs.append(.terminate)
-                continue
-            }
-            if let due = reconnectAt, monotonicSeconds() >= due {
-                reconnectAt = nil
-                inputs.append(.reconnectDue)
-            }
-        }
+        if let watcherLoop { return try watcherLoop(self) }
+        return execWatcher()
     }
 
-    /// Every session of `user` to the background and locked in one transaction, then a waiting
-    /// evaluation's prompt owner signalled (it ends with appCancel), then every tmux server those
-    /// sessions live in told to lock its clients. Returns only when all of that is done, with
-    /// the ids of the sessions it sent to the background.
-    private func sendAllToBackground(store: Store, user name: String) throws -> [String] {
-        let done: [BackgroundedSession]
-        do {
-            let policy = relockPolicy(try store.user(name), try store.configuration(user: name))
-            done = try store.sendAllToBackground(user: name, policy: policy, now: WallClock().now)
-        } catch {
-            // Nothing was marked (one transaction); still cover what can be covered, then fail.
-            if let sessions = try? store.sessions(user: name) { lockTmuxServers(uniqueSockets(sessions)) }
-            throw error
+    /// Replaces this process with `touchgate-watch`, with this process's arguments as they are:
+    /// first beside this executable, then in `../libexec/touchgate/` from its directory (where
+    /// `scripts/install` puts it). Exit 69 (`EX_UNAVAILABLE`) when neither is there or it cannot run.
+    ///
+    /// The corresponding C function is `execv`.
+    func execWatcher() -> ExitCode {
+        let executable = executablePath()
+        // Without /proc there is no directory to trust (never the current one).
+        guard executable.hasPrefix("/"), let slash = executable.lastIndex(of: "/") else {
+            return fail("touchgate watch cannot find its own executable (/proc/self/exe)", .unavailable)
         }
-        for session in done {
-            // Checked again just before: a pid whose start time no longer matches is another process.
-            if let owner = session.record.promptOwner, owner.pid != getpid(), owner.isAlive {
-                kill(owner.pid, SIGUSR1)
-            }
+        let directory = String(executable[..<slash])
+        let candidates = [directory + "/" + Self.watcherName, directory + "/../libexec/touchgate/" + Self.watcherName]
+        guard let path = candidates.first(where: { access($0, X_OK) == 0 }) else {
+            return fail("touchgate watch needs \(Self.watcherName), which is neither in \(directory.escapedForMessage) "
+                        + "nor in \((directory + "/../libexec/touchgate").escapedForMessage)", .unavailable)
         }
-        lockTmuxServers(uniqueSockets(done.map(\.record)))
-        return done.filter { $0.events.contains(.didEnterBackground) }.map(\.record.id)
+        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + commandLineArguments()).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        execv(path, &argv)
+        return fail("cannot run \(path.escapedForMessage): \(String(cString: strerror(errno)))", .unavailable)
     }
 
-    /// The tmux sockets of `sessions`, each once, in order.
-    private func uniqueSockets(_ sessions: [SessionRecord]) -> [String] {
-        var sockets: [String] = []
-        for socket in sessions.compactMap(\.tmuxSocket) where !sockets.contains(socket) { sockets.append(socket) }
-        return sockets
-    }
-
-    /// `tmux -S SOCKET lock-server` for each socket, all at once, and waits for every one.
-    private func lockTmuxServers(_ sockets: [String]) {
-        var children: [pid_t] = []
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // A server that is gone says so; the watcher has nothing to add.
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
-        for socket in sockets {
-            var argv: [UnsafeMutablePointer<CChar>?] = (["tmux", "-S", socket, "lock-server"] as [String]).map { strdup($0) } + [nil]
-            defer { for pointer in argv { free(pointer) } }
-            var pid: pid_t = 0
-            if posix_spawnp(&pid, "tmux", &actions, nil, &argv, environ) == 0 { children.append(pid) }
-        }
-        // A server that does not answer must not hold the watcher (and the machine's sleep) for
-        // ever: after a few seconds the tmux clients still waiting are killed.
-        let deadline = monotonicSeconds() + Self.tmuxLockTimeout
-        while !children.isEmpty {
-            children.removeAll { child in
-                var status: Int32 = 0
-                return waitpid(child, &status, WNOHANG) == child
-            }
-            guard !children.isEmpty else { break }
-            if monotonicSeconds() >= deadline {
-                for child in children {
-                    kill(child, SIGKILL)
-                    var status: Int32 = 0
-                    while waitpid(child, &status, 0) < 0, errno == EINTR {}
-                }
-                printError("tmux did not answer lock-server within \(Int(Self.tmuxLockTimeout)) s")
-                break
-            }
-            usleep(1_000)
-        }
-    }
-
-    /// How long the watcher waits for every `tmux lock-server`.
-    static let tmuxLockTimeout = 3.0
+    /// The watcher's executable, installed beside `touchgate` or in `PREFIX/libexec/touchgate/`.
+    static let watcherName = "touchgate-watch"
 
     /// The systemd user unit `touchgate watch --unit` prints (systemd/touchgate-watch.service).
     func systemdUnit() -> String {
@@ -257,11 +76,4 @@ func systemdQuoted(_ word: String) -> String {
         text = "\"" + text.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\"") + "\""
     }
     return text
-}
-
-/// Seconds on the monotonic clock (reconnect delays must not follow the wall clock).
-func monotonicSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

@@ -2,9 +2,13 @@ import Glibc
 import TouchGate
 
 /// Carries out one parsed ``Invocation``: the I/O side of the tool.
-struct Runner {
+///
+/// `package`: `touchgate-watch` extends it with the watcher's loop (``watcherLoop``).
+package struct Runner {
     let invocation: Invocation
     let environment = ProcessEnvironment.current
+    /// Set in `touchgate-watch` only: what `watch` runs there. Without it, `watch` execs that executable.
+    package var watcherLoop: ((Runner) throws -> ExitCode)?
 
     init(invocation: Invocation) {
         self.invocation = invocation
@@ -79,7 +83,7 @@ struct Runner {
     }
 
     /// The user: `--user`, then `TOUCHGATE_USER`, then the invoking user.
-    var user: String {
+    package var user: String {
         get throws {
             let name = invocation.user ?? environment["TOUCHGATE_USER"] ?? invokingUserName()
             guard let name, !name.isEmpty else { throw UsageError("cannot tell the invoking user; pass --user NAME") }
@@ -153,7 +157,7 @@ struct Runner {
         }
     }
 
-    func fail(_ message: String, _ code: ExitCode) -> ExitCode {
+    package func fail(_ message: String, _ code: ExitCode) -> ExitCode {
         printError(message)
         if invocation.json {
             writeLine(STDOUT_FILENO, JSONValue.object([

@@ -13,8 +13,8 @@ import TouchGateCLI
     @Test func theExecutableLinksSQLiteInAndSaysSo() throws {
         let needed = try Toolchain.neededLibraries(TestEnvironment.binary)
         #expect(needed.contains("libpam.so.0"), "\(needed)")
-        // touchgate watch talks to the system bus through the shared libdbus-1.
-        #expect(needed.contains("libdbus-1.so.3"), "\(needed)")
+        // Only the watcher talks to the system bus: the gate before every prompt does not load libdbus-1.
+        #expect(!needed.contains { $0.hasPrefix("libdbus-1") }, "\(needed)")
         #expect(needed.contains { $0.hasPrefix("libsqlite3") } == Self.sharedBuild, "\(needed)")
 
         let world = try TestEnvironment()
@@ -35,6 +35,17 @@ import TouchGateCLI
         let line = try world.run(["--version"])
         #expect(line.stdout == "touchgate \(TouchGateCommand.version) (SQLite \(inProcess.version)"
                 + (Self.sharedBuild ? " from libsqlite3.so.0)\n" : ", linked in)\n"), "\(line)")
+    }
+
+    /// `touchgate-watch` (which `touchgate watch` execs) is the one executable that links
+    /// libdbus-1, and it is linked like `touchgate` otherwise: SQLite in, no exported symbols.
+    @Test func theWatcherAloneLinksDBus() throws {
+        let needed = try Toolchain.neededLibraries(WatcherExecutableTests.watcher)
+        #expect(needed.contains("libdbus-1.so.3"), "\(needed)")
+        #expect(needed.contains { $0.hasPrefix("libsqlite3") } == Self.sharedBuild, "\(needed)")
+        let dynamicSymbols = try Toolchain.symbols(WatcherExecutableTests.watcher, ["-D", "--defined-only"])
+        let exported = dynamicSymbols.split(separator: "\n").filter { $0.contains("TouchGate") }
+        #expect(exported.isEmpty, "\(exported.prefix(5))")
     }
 
     @Test func theExecutableExportsNoSymbols() throws {

@@ -90,8 +90,8 @@ let conversationFunction: @convention(c) (
     guard let replies = calloc(Int(count), MemoryLayout<pam_response>.stride)?
         .bindMemory(to: pam_response.self, capacity: Int(count))
     else { return PAM_BUF_ERR }
-    // One message at a time, straight into PAM's array: no Swift array of this module's types,
-    // whose metadata the runtime would build by name at every start.
+    // One message at a time, as the biometric worker's relay also answers them: each answer goes
+    // straight into PAM's array, and none waits in a copy of ours for the later messages.
     for index in 0..<Int(count) {
         let message = messages[index]!.pointee
         // A module's text is shown, never obeyed: its control characters are escaped here already.

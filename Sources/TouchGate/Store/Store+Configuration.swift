@@ -2,8 +2,7 @@ extension Store {
     /// `user`'s settings, with defaults for keys never set for them.
     ///
     /// Applied row by row in key order, so that of two bad values the same one is always
-    /// reported, and without a dictionary, which costs every process that reads the settings
-    /// the runtime's set-up of its first one.
+    /// reported (a dictionary's order changes from one process to the next).
     public func configuration(user: String) throws(StoreError) -> Configuration {
         try perform {
             var configuration = Configuration()
