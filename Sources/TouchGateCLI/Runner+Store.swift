@@ -5,7 +5,7 @@ extension Runner {
     /// The store; with `--store-id`, only the store of that id (a missing store is not created).
     /// When this process made it while the session's integration reads a store, it says so on
     /// standard error (``newStoreNotice(_:)``).
-    func openStore() throws -> Store {
+    package func openStore() throws -> Store {
         let store = try Store(path: try storePath, expectedID: invocation.storeID)
         if let notice = newStoreNotice(store) { printError(notice) }
         return store
