@@ -1,0 +1,165 @@
+import Glibc
+
+/// What the gate's screen does for it: the drawing and the terminal's waits. The CLI's cover
+/// implements it (``Gate`` and ``OfflineGate`` do the store work and follow ``GateStateMachine``).
+public protocol GateScreen: AnyObject {
+    /// Draws the status (before an evaluation, or while waiting for Enter) and a notice.
+    func showStatus(_ status: GateStatus, notice: String?)
+    /// Says that process `owner` is unlocking the session.
+    func showWaitingForOwner(_ owner: Int32)
+    /// Shows the passcode's throttling countdown below the header.
+    func showCountdown(_ seconds: Int)
+    /// Redraws the countdown line in place.
+    func redrawCountdown(_ seconds: Int)
+    /// Waits, waking early for an interruption; returns it, or `nil` when the time passed.
+    func pause(milliseconds: Int32) -> Interruption?
+    /// Waits for Enter at a prompt of the gate's own.
+    func waitForEnter() -> GateEnterWait
+    /// The terminal the gate holds is gone (a hangup signal does not always come).
+    var terminalGone: Bool { get }
+    /// Writes a line on standard error (`-S`: the outcome that ended the gate).
+    func say(_ line: String)
+}
+
+/// What the gate's status says about the user's factors.
+public struct GateStatus: Sendable, Equatable {
+    public var user: String
+    public var session: String
+    /// The lines below the header: how to unlock, attempts left, lockout or throttling.
+    public var lines: [String]
+    /// The store cannot be read: the lines say so, and only the passcode can unlock.
+    public var offline: Bool
+
+    public init(user: String, session: String, lines: [String], offline: Bool = false) {
+        self.user = user
+        self.session = session
+        self.lines = lines
+        self.offline = offline
+    }
+
+    /// The status read from the store.
+    public static func read(store: Store, user: String, session: String, remoteHost: String?) throws -> GateStatus {
+        let record = try store.user(user)
+        let configuration = try store.configuration(user: user)
+        let lockout = LockoutPolicy(configuration: configuration)
+        var lines: [String] = []
+        if let host = remoteHost {
+            lines.append("  Remote session (from \(host)): unlock with the passcode of \(user).")
+        } else if !record.enrolled || configuration.biometricService.isEmpty {
+            lines.append("  Unlock with the passcode of \(user).")
+        } else if lockout.biometricLockedOut(failures: record.biometricFailures) {
+            lines.append("  Biometrics are locked out after \(record.biometricFailures) failures: use the passcode.")
+        } else {
+            let left = configuration.maxBiometricFailures - record.biometricFailures
+            lines.append("  Biometric attempts left: \(left) of \(configuration.maxBiometricFailures).")
+            lines.append("  Press Enter at the biometric prompt to use the passcode instead.")
+        }
+        if let wait = lockout.passcodeRetryAfter(
+            failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: store.clock.now) {
+            lines.append("  Too many wrong passcodes: next try in \(wait) s.")
+        }
+        lines.append("")
+        return GateStatus(user: user, session: session, lines: lines)
+    }
+}
+
+/// The gate over one locked session: drives a ``GateStateMachine`` with the store (the prompt's
+/// claim, the unlock) and the context's evaluations, and a ``GateScreen`` for the rest.
+public final class Gate {
+    public let store: Store
+    public let session: String
+    public let context: AuthContext
+    let scripted: Bool
+
+    /// - Parameter context: evaluates device-owner for the session's user; its interrupter is
+    ///   the one the screen's signals post to.
+    public init(store: Store, session: String, context: AuthContext, scripted: Bool) {
+        self.store = store
+        self.session = session
+        self.context = context
+        self.scripted = scripted
+    }
+
+    private var user: String { context.user }
+
+    /// Runs the gate to its end; throws a ``StoreError`` when the store fails meanwhile (the
+    /// caller goes on offline: the gate still opens only for the passcode).
+    public func run(on screen: any GateScreen) throws -> GateEnd {
+        var machine = GateStateMachine(scripted: scripted)
+        var action = machine.start()
+        var claimed = false
+        defer { if claimed { try? store.releasePrompt(session: session, pid: getpid()) } }
+        while true {
+            switch action {
+            case .claimPrompt:
+                if let owner = try store.claimPrompt(session: session, user: user, pid: getpid(), kind: "gate") {
+                    action = machine.promptOwned(by: owner)
+                } else {
+                    claimed = true
+                    action = machine.promptClaimed()
+                }
+            case .waitForOwner(let owner, let milliseconds):
+                screen.showWaitingForOwner(owner)
+                if let interruption = screen.pause(milliseconds: milliseconds) {
+                    action = machine.interrupted(interruption)
+                    if action == .resume { context.interrupter.clear(); action = machine.ownerWaitEnded(sessionLocked: try locked()) }
+                } else if screen.terminalGone {
+                    action = machine.terminalGone()
+                } else {
+                    action = machine.ownerWaitEnded(sessionLocked: try locked())
+                }
+            case .evaluate(let notice, let clearInterruption):
+                if clearInterruption { context.interrupter.clear() }
+                if screen.terminalGone { action = machine.terminalGone(); continue }
+                screen.showStatus(try status(), notice: notice)
+                do {
+                    try context.evaluateSynchronously(.deviceOwner, reason: "unlock session \(session.escapedForMessage)")
+                    action = machine.evaluationEnded(nil)
+                } catch let error as AuthError {
+                    action = machine.evaluationEnded(error, terminalGone: screen.terminalGone)
+                }
+            case .unlockSession:
+                try store.updateSession(session, user: user) { record in
+                    record.lifecycle.unlock()
+                    record.lifecycle.becameVisible()
+                }
+                action = machine.unlocked()
+            case .countDown(let seconds):
+                screen.showCountdown(seconds)
+                action = tick(&machine, screen)
+            case .redrawCountdown(let seconds):
+                screen.redrawCountdown(seconds)
+                action = tick(&machine, screen)
+            case .waitForEnter(let notice):
+                screen.showStatus(try status(), notice: notice)
+                action = machine.enterWaitEnded(screen.waitForEnter(), terminalGone: screen.terminalGone)
+            case .resume:
+                preconditionFailure("resume is handled where the wait is")
+            case .finish(let end, let say):
+                if let say { screen.say(say) }
+                return end
+            }
+        }
+    }
+
+    private func locked() throws -> Bool {
+        try store.session(session)?.lifecycle.locked != false
+    }
+
+    private func status() throws -> GateStatus {
+        try GateStatus.read(store: store, user: user, session: session, remoteHost: context.remoteHost)
+    }
+
+    /// One second of a countdown: the machine's next step, or how an interruption ends it.
+    private func tick(_ machine: inout GateStateMachine, _ screen: any GateScreen) -> GateStateMachine.Action {
+        if let interruption = screen.pause(milliseconds: 1_000) {
+            let action = machine.interrupted(interruption)
+            guard action == .resume else { return action }
+            // Forgotten: the countdown goes on (a shorter second, never a longer one).
+            context.interrupter.clear()
+        } else if screen.terminalGone {
+            return machine.terminalGone()
+        }
+        return machine.tick()
+    }
+}
