@@ -24,34 +24,11 @@ extension Runner {
         } catch let error as StoreError {
             return try offlineGate(session: id, user: name, storeError: error)
         }
-        let now = WallClock().now
-        let idle = options.idleSince.map { configuration.idleSeconds > 0 && now - $0 >= Double(configuration.idleSeconds) } ?? false
-        // The fast path: an active, unlocked session with nothing to decide is only read, never written.
-        if let existing, existing.lifecycle.state == .active, !existing.lifecycle.locked, !options.lockRequest, !idle {
-            return .success
-        }
-        // A session the store does not know, or one that is not running, is a launch that was not
-        // recorded (the launch event failed, or nothing sent it): while the lock is on it is locked,
-        // never shown on trust. The gate records the launch itself.
-        let launching = existing == nil || existing?.lifecycle.state == .notRunning
-
-        let policy = relockPolicy(record, configuration)
         let locked: Bool
         do {
-            locked = try store.updateSession(id, user: name, recording: launching ? .didFinishLaunching : nil) { session in
-                if session.lifecycle.state == .notRunning {
-                    _ = try session.lifecycle.handle(.didFinishLaunching, now: now, policy: policy)
-                }
-                if idle, let since = options.idleSince {
-                    session.lifecycle.idled(since: since, now: now, policy: policy)
-                } else if session.lifecycle.state == .background || session.lifecycle.isReturning {
-                    session.lifecycle.relockIfGraceElapsed(now: now, policy: policy)
-                } else if options.lockRequest {
-                    session.lifecycle.lock(policy: policy)
-                }
-                if !session.lifecycle.locked { session.lifecycle.becameVisible() }
-                return session.lifecycle.locked
-            }
+            locked = try Gate.sessionIsLocked(
+                store: store, session: id, record: record, configuration: configuration, existing: existing,
+                idleSince: options.idleSince, lockRequest: options.lockRequest, now: WallClock().now)
         } catch let error as StoreError {
             return try offlineGate(session: id, user: name, storeError: error)
         }

@@ -49,9 +49,9 @@ final class Evaluation: Sendable {
                 if let pending = context.interrupter.pending { _ = machine.withLock { $0.interrupted(pending) } }
                 action = machine.withLock { $0.checkEnded(result) }
             case .cancelCheck(let interruption):
-                // Only ``interrupt(_:)`` gets this answer; here it would mean a check that is over.
-                context.interrupter.post(interruption)
-                return
+                // Only ``interrupt(_:)`` gets this answer (the loop drops the one after a check);
+                // should it come here, the evaluation ends cancelled, never in success.
+                throw AuthError(interruption.code)
             case .settle(let attempt, let factor, let result, let notice):
                 try store.finishAttempt(attempt, user: context.user, factor: factor, result: result)
                 if let notice { prompts.show(notice) }

@@ -82,6 +82,41 @@ public final class Gate {
 
     private var user: String { context.user }
 
+    /// Whether `session` is locked now, after the lifecycle's rules for a gate that starts: a
+    /// launch the store never saw is recorded, idle time and a return from the background may
+    /// lock, `lockRequest` locks, and a session left unlocked becomes visible.
+    ///
+    /// The fast path (an active, unlocked session with nothing to decide) only reads what the
+    /// caller read already and writes nothing; everything else is one transaction.
+    public static func sessionIsLocked(
+        store: Store, session: String, record: UserRecord, configuration: Configuration, existing: SessionRecord?,
+        idleSince: Double?, lockRequest: Bool, now: Double
+    ) throws -> Bool {
+        let idle = idleSince.map { configuration.idleSeconds > 0 && now - $0 >= Double(configuration.idleSeconds) } ?? false
+        if let existing, existing.lifecycle.state == .active, !existing.lifecycle.locked, !lockRequest, !idle {
+            return false
+        }
+        // A session the store does not know, or one that is not running, is a launch that was not
+        // recorded (the launch event failed, or nothing sent it): while the lock is on it is locked,
+        // never shown on trust. The gate records the launch itself.
+        let launching = existing == nil || existing?.lifecycle.state == .notRunning
+        let policy = SessionLifecycle.Policy(enabled: record.enabled, graceSeconds: configuration.graceSeconds)
+        return try store.updateSession(session, user: record.name, recording: launching ? .didFinishLaunching : nil) { state in
+            if state.lifecycle.state == .notRunning {
+                _ = try state.lifecycle.handle(.didFinishLaunching, now: now, policy: policy)
+            }
+            if idle, let since = idleSince {
+                state.lifecycle.idled(since: since, now: now, policy: policy)
+            } else if state.lifecycle.state == .background || state.lifecycle.isReturning {
+                state.lifecycle.relockIfGraceElapsed(now: now, policy: policy)
+            } else if lockRequest {
+                state.lifecycle.lock(policy: policy)
+            }
+            if !state.lifecycle.locked { state.lifecycle.becameVisible() }
+            return state.lifecycle.locked
+        }
+    }
+
     /// Runs the gate to its end; throws a ``StoreError`` when the store fails meanwhile (the
     /// caller goes on offline: the gate still opens only for the passcode).
     public func run(on screen: any GateScreen) throws -> GateEnd {
