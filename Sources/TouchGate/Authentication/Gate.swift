@@ -135,14 +135,18 @@ public final class Gate {
                 }
             case .waitForOwner(let owner, let milliseconds):
                 screen.showWaitingForOwner(owner)
-                if let interruption = screen.pause(milliseconds: milliseconds) {
-                    action = machine.interrupted(interruption)
-                    if action == .resume { context.interrupter.clear(); action = machine.ownerWaitEnded(sessionLocked: try locked()) }
-                } else if screen.terminalGone {
+                let interruption = screen.pause(milliseconds: milliseconds)
+                if screen.terminalGone {
                     action = machine.terminalGone()
-                } else {
-                    action = machine.ownerWaitEnded(sessionLocked: try locked())
+                    continue
                 }
+                if let interruption {
+                    action = machine.interrupted(interruption)
+                    guard action == .resume else { continue }
+                    // Forgotten (Ctrl-C at a terminal): the wait goes on.
+                    context.interrupter.clear()
+                }
+                action = machine.ownerWaitEnded(sessionLocked: try locked())
             case .evaluate(let notice, let clearInterruption):
                 if clearInterruption { context.interrupter.clear() }
                 if screen.terminalGone { action = machine.terminalGone(); continue }
