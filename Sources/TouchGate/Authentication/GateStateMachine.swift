@@ -1,21 +1,3 @@
-/// How the gate ended.
-public enum GateEnd: Sendable, Equatable {
-    /// The session is unlocked (by this gate, or by another terminal's while this one waited).
-    case unlocked
-    /// The gate gave up; the session stays locked. The CLI exits with the code's status.
-    case stopped(AuthError)
-}
-
-/// What ended a wait for Enter at the gate's own prompt.
-public enum GateEnterWait: Sendable, Equatable {
-    /// A line (any: what was typed is wiped, never used).
-    case enter
-    case interrupted(Interruption)
-    /// End of input (Ctrl-D, a closed pipe, a terminal gone).
-    case endOfInput
-    case notInteractive
-}
-
 /// The rules of the gate over a locked session, free of I/O: claim the prompt or wait for the
 /// terminal that holds it, evaluate, unlock; count down while the passcode is throttled; wait
 /// for Enter while no passcode can be checked; and which outcomes end the gate (with which
