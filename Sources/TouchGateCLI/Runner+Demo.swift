@@ -80,7 +80,8 @@ extension Runner {
         /// What `touchgate gate` draws on the alternate screen for the locked session, framed,
         /// so the walkthrough shows the screen a user meets, not only the prompts.
         func showCover() throws {
-            let lines = try GateSession(runner: self, store: store, session: session, user: user).status()
+            let lines = header(user: user, session: session)
+                + (try GateStatus.read(store: store, user: user, session: session, remoteHost: remoteHost)).lines
             let width = lines.map(\.count).max() ?? 0
             say("    the gate covers the terminal (touchgate gate, on the alternate screen):")
             say("    ┌" + String(repeating: "─", count: width + 2) + "┐")

@@ -27,6 +27,8 @@ public final class AuthContext: @unchecked Sendable {
         var fallbackTitle: String? = "Use Passcode"
         var cancelTitle: String? = "Cancel"
         var remoteHost: String?
+        /// The evaluation running now, for ``invalidate()`` and ``didEnterBackground()`` to cancel.
+        var running: Evaluation?
     }
 
     /// The longest ``reuseDuration`` allowed, like `LATouchIDAuthenticationMaximumAllowableReuseDuration`.
@@ -90,9 +92,7 @@ public final class AuthContext: @unchecked Sendable {
     }
 
     /// Why the biometric factor is not available in a remote session, for messages.
-    var remoteSessionDetail: String? {
-        remoteHost.map { "This is a remote session (from \($0)): the biometric factor of this machine is not available." }
-    }
+    var remoteSessionDetail: String? { EvaluationStateMachine.remoteSessionDetail(remoteHost) }
 
     /// An opaque value that changes whenever the biometric enrollment changes; `nil` when not enrolled.
     public var domainState: String? {
@@ -101,8 +101,17 @@ public final class AuthContext: @unchecked Sendable {
 
     /// Ends a pending evaluation with `appCancel`; later evaluations fail with `invalidContext`.
     public func invalidate() {
-        state.withLock { $0.invalidated = true }
-        interrupter.post(.application)
+        let running = state.withLock { state in
+            state.invalidated = true
+            return state.running
+        }
+        running?.interrupt(.application)
+    }
+
+    /// The session went to the background (`did-enter-background`): a pending evaluation ends
+    /// with `appCancel` at once (a biometric worker killed); the context stays usable.
+    public func didEnterBackground() {
+        state.withLock { $0.running }?.interrupt(.application)
     }
 
     /// Whether `policy` could be evaluated now, without prompting and without counting anything.
@@ -142,41 +151,54 @@ public final class AuthContext: @unchecked Sendable {
                                     outcome: "success", code: 0)
             return
         }
-        var evaluation = makeEvaluation(policy, purpose: policy.rawValue, reason: reason, configuration: configuration)
-        try evaluation.run(record: record)
+        try run(.policy(policy), purpose: policy.rawValue, reason: reason, configuration: configuration, record: record)
     }
 
     /// Checks the passcode alone (for `reset`, `unenroll` and enrollment's first step).
     public func verifyPasscode(purpose: String, reason: String) throws {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        var evaluation = makeEvaluation(.deviceOwner, purpose: purpose, reason: reason, configuration: try store.configuration(user: user))
-        try evaluation.passcodePhase()
+        try run(.passcodeOnly, purpose: purpose, reason: reason, configuration: try store.configuration(user: user),
+                record: try store.user(user))
     }
 
     /// Enrolls the biometric factor: checks the passcode, then asks for one biometric success,
     /// then records the enrollment, which changes ``domainState``.
     public func enroll(reason: String) throws {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        var evaluation = makeEvaluation(.biometrics, purpose: "enroll", reason: reason, configuration: try store.configuration(user: user))
-        try evaluation.runEnrollment(record: try store.user(user))
+        try run(.enrollment, purpose: "enroll", reason: reason, configuration: try store.configuration(user: user),
+                record: try store.user(user))
         try store.setEnrolled(true, user: user, session: session)
     }
 
-    private func makeEvaluation(_ policy: AuthPolicy, purpose: String, reason: String, configuration: Configuration) -> Evaluation {
+    /// Drives one evaluation's state machine to its end, registered so ``invalidate()`` and
+    /// ``didEnterBackground()`` reach it meanwhile.
+    private func run(
+        _ mode: EvaluationStateMachine.Mode, purpose: String, reason: String, configuration: Configuration, record: UserRecord
+    ) throws {
         let settings = state.withLock { $0 }
         let prompts: any PromptSource = settings.interactionNotAllowed ? NoInteraction() : (self.prompts ?? NoInteraction())
-        return Evaluation(context: self, policy: policy, purpose: purpose, reason: reason, configuration: configuration,
-                          prompts: prompts, fallbackTitle: settings.fallbackTitle, cancelTitle: settings.cancelTitle)
+        let evaluation = Evaluation(context: self, mode: mode, purpose: purpose, configuration: configuration, prompts: prompts)
+        // Registered under the lock that invalidate() takes: an invalidation either comes first
+        // (invalidContext) or reaches this evaluation.
+        let invalidated = state.withLock { state in
+            if !state.invalidated { state.running = evaluation }
+            return state.invalidated
+        }
+        if invalidated { throw AuthError(.invalidContext) }
+        defer { state.withLock { $0.running = nil } }
+        let passcodeMissing = checker.serviceExists(configuration.passcodeService)
+            ? nil : checker.missingServiceDescription(configuration.passcodeService, role: "passcode")
+        try evaluation.run(EvaluationStateMachine.Snapshot(
+            record: record, configuration: configuration, remoteHost: settings.remoteHost,
+            biometricStackExists: mode == .passcodeOnly ? false : biometricChecker.serviceExists(configuration.biometricService),
+            passcodeStackMissing: passcodeMissing, reason: reason, fallbackTitle: settings.fallbackTitle,
+            cancelTitle: settings.cancelTitle, passcodeTries: Self.passcodeTriesPerEvaluation))
     }
 
     /// The reason the biometric factor cannot be used now, or `nil` when it can.
     func biometricAvailability(configuration: Configuration, record: UserRecord) -> AuthError.Code? {
-        if remoteHost != nil { return .biometryNotAvailable }
-        guard biometricChecker.serviceExists(configuration.biometricService) else { return .biometryNotAvailable }
-        guard record.enrolled else { return .biometryNotEnrolled }
-        if LockoutPolicy(configuration: configuration).biometricLockedOut(failures: record.biometricFailures) {
-            return .biometryLockout
-        }
-        return nil
+        EvaluationStateMachine.biometricAvailability(
+            record: record, configuration: configuration, remoteHost: remoteHost,
+            stackExists: biometricChecker.serviceExists(configuration.biometricService))
     }
 }

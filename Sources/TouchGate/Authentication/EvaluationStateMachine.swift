@@ -1,0 +1,368 @@
+/// The rules of one evaluation, free of I/O: which factor is tried, when a try is admitted,
+/// how a check's result is settled and counted, and how the evaluation ends.
+///
+/// Shaped like swift-nio's state machines: a private ``State`` carries the data of each step;
+/// every input is a `mutating` method that returns the ``Action`` its caller performs (admit a
+/// try in the store, run a check, settle a try, cancel a running check, finish). The driver
+/// (``Evaluation``) does the store work, the PAM calls and the prompts, and feeds their results
+/// back; so every rule of the evaluation lives here once, and is unit-tested with events alone.
+public struct EvaluationStateMachine: Sendable {
+    /// What is evaluated.
+    public enum Mode: Sendable, Equatable {
+        /// A policy: the biometric tries, then (device-owner) the passcode tries.
+        case policy(AuthPolicy)
+        /// The passcode alone (`reset`, `unenroll`).
+        case passcodeOnly
+        /// Enrollment: the passcode, then one biometric success of a user not yet enrolled.
+        case enrollment
+    }
+
+    /// What the driver read before the first try: the user's record, the configuration, and
+    /// whether each stack is there.
+    public struct Snapshot: Sendable {
+        public var record: UserRecord
+        public var configuration: Configuration
+        /// The remote host of a remote session (SSH), or `nil` for a local one.
+        public var remoteHost: String?
+        public var biometricStackExists: Bool
+        /// `nil` when the passcode stack exists; otherwise the sentence naming what is missing.
+        public var passcodeStackMissing: String?
+        /// The reason shown before a factor's first prompt.
+        public var reason: String
+        /// The label of the fallback (`nil` hides it).
+        public var fallbackTitle: String?
+        /// The label of the cancel key, Ctrl-C (`nil` hides it).
+        public var cancelTitle: String?
+        /// How many passcode answers one evaluation accepts.
+        public var passcodeTries: Int
+
+        public init(
+            record: UserRecord, configuration: Configuration, remoteHost: String? = nil, biometricStackExists: Bool = true,
+            passcodeStackMissing: String? = nil, reason: String = "authenticate", fallbackTitle: String? = "Use Passcode",
+            cancelTitle: String? = "Cancel", passcodeTries: Int = 3
+        ) {
+            self.record = record
+            self.configuration = configuration
+            self.remoteHost = remoteHost
+            self.biometricStackExists = biometricStackExists
+            self.passcodeStackMissing = passcodeStackMissing
+            self.reason = reason
+            self.fallbackTitle = fallbackTitle
+            self.cancelTitle = cancelTitle
+            self.passcodeTries = passcodeTries
+        }
+    }
+
+    /// A check to run for an admitted try.
+    public enum Check: Sendable, Equatable {
+        /// The biometric stack, in a process a cancel can kill. While it only waits for the
+        /// sensor an empty line is the fallback; with `typedLineIsPasscode` a non-empty line is
+        /// kept for the passcode prompt, otherwise it is discarded (and still leaves the wait).
+        case biometric(typedLineIsPasscode: Bool)
+        /// The passcode stack.
+        case passcode
+    }
+
+    /// What the caller does next.
+    public enum Action: Sendable, Equatable {
+        /// Ask the store to admit (and count ahead) one try of the factor; answer with
+        /// ``admitted(_:)``, ``lockedOut()`` or ``throttled(retryAfterSeconds:)``.
+        case admit(Factor)
+        /// Show `hint` (when there is one), then run the check of try `attempt`; answer with
+        /// ``checkEnded(_:)``.
+        case check(Check, attempt: Int64, hint: String?)
+        /// Cancel the running check: the prompt is woken, the biometric worker killed.
+        case cancelCheck(Interruption)
+        /// Record how try `attempt` ended, then show `notice` (when there is one); answer with
+        /// ``settled()``.
+        case settle(attempt: Int64, factor: Factor, result: AttemptResult, notice: String?)
+        /// The evaluation is over: `nil` for success, or the error it ends with. With `audit`,
+        /// the store's log first gets an entry for that factor (an evaluation that ended before
+        /// any try of it was admitted).
+        case finish(AuthError?, audit: Factor?)
+    }
+
+    /// How the biometric factor's tries ended, when they did not end the evaluation.
+    private enum BiometricEnd: Equatable {
+        case fallback
+        case unavailable(AuthError.Code)
+        case exhausted
+    }
+
+    /// What comes after the try being settled.
+    private enum Next: Equatable {
+        case retry
+        case fallback
+        case unavailable(AuthError.Code)
+        case success
+        case stop(AuthError.Code)
+    }
+
+    private enum State {
+        /// Before ``start(_:)``; an interruption that came first ends the evaluation at its start.
+        case initial(interruption: Interruption?)
+        /// Waiting for the store's answer to an admission.
+        case admitting(Factor, tries: Int, interruption: Interruption?)
+        /// A check runs.
+        case checking(Factor, attempt: Int64, tries: Int, interruption: Interruption?)
+        /// Waiting for the store to record a try; `next` is what follows.
+        case settling(Factor, tries: Int, next: Next)
+        case finished
+    }
+
+    public let mode: Mode
+    private var state = State.initial(interruption: nil)
+    private var snapshot: Snapshot?
+    /// Whether the factor's hint was shown (once per factor and evaluation).
+    private var hinted: Set<String> = []
+
+    public init(mode: Mode) {
+        self.mode = mode
+    }
+
+    private var policy: AuthPolicy {
+        switch mode {
+        case .policy(let policy): policy
+        case .passcodeOnly: .deviceOwner
+        case .enrollment: .biometrics
+        }
+    }
+
+    /// The reason the biometric factor cannot be used now, or `nil` when it can (also for
+    /// `canEvaluate`): a remote session, no stack, no enrollment, a lockout.
+    public static func biometricAvailability(
+        record: UserRecord, configuration: Configuration, remoteHost: String?, stackExists: Bool
+    ) -> AuthError.Code? {
+        if remoteHost != nil { return .biometryNotAvailable }
+        guard stackExists else { return .biometryNotAvailable }
+        guard record.enrolled else { return .biometryNotEnrolled }
+        if LockoutPolicy(configuration: configuration).biometricLockedOut(failures: record.biometricFailures) {
+            return .biometryLockout
+        }
+        return nil
+    }
+
+    /// Why the biometric factor is not available in a remote session, for messages.
+    public static func remoteSessionDetail(_ remoteHost: String?) -> String? {
+        remoteHost.map { "This is a remote session (from \($0)): the biometric factor of this machine is not available." }
+    }
+
+    // MARK: - Inputs
+
+    /// The evaluation starts with what the driver read.
+    public mutating func start(_ snapshot: Snapshot) -> Action {
+        guard case .initial(let interruption) = state else { preconditionFailure("start twice") }
+        self.snapshot = snapshot
+        if let interruption { return finish(AuthError(interruption.code)) }
+        switch mode {
+        case .policy(_): return startBiometric()
+        case .passcodeOnly, .enrollment: return startPasscode()
+        }
+    }
+
+    /// The store admitted try `attempt` (already counted as a failure until it is settled).
+    public mutating func admitted(_ attempt: Int64) -> Action {
+        guard case .admitting(let factor, let tries, let interruption) = state else { preconditionFailure("not admitting") }
+        if let interruption {
+            // Cancelled while the store admitted it: the try never reached a stack.
+            state = .settling(factor, tries: tries, next: .stop(interruption.code))
+            return .settle(attempt: attempt, factor: factor, result: .notChecked(interruption.code), notice: nil)
+        }
+        state = .checking(factor, attempt: attempt, tries: tries + 1, interruption: nil)
+        let hint = hinted.insert(factor.rawValue).inserted ? hint(for: factor) : nil
+        switch factor {
+        case .biometric:
+            return .check(.biometric(typedLineIsPasscode: mode == .policy(.deviceOwner)), attempt: attempt, hint: hint)
+        case .passcode:
+            return .check(.passcode, attempt: attempt, hint: hint)
+        }
+    }
+
+    /// The store refused the try: the factor is locked out.
+    public mutating func lockedOut() -> Action {
+        refused(retryAfterSeconds: nil)
+    }
+
+    /// The store refused the try: the passcode is throttled for `seconds`.
+    public mutating func throttled(retryAfterSeconds seconds: Int) -> Action {
+        refused(retryAfterSeconds: seconds)
+    }
+
+    /// An interruption arrived: a signal (Ctrl-C, SIGTERM, SIGHUP), ``AuthContext/invalidate()``
+    /// or a `did-enter-background` of the session (both `application`). A running check is
+    /// cancelled; `nil` when there is nothing to do at once (it ends the evaluation at its next step).
+    public mutating func interrupted(_ interruption: Interruption) -> Action? {
+        switch state {
+        case .initial(nil):
+            state = .initial(interruption: interruption)
+            return nil
+        case .admitting(let factor, let tries, nil):
+            state = .admitting(factor, tries: tries, interruption: interruption)
+            return nil
+        case .checking(let factor, let attempt, let tries, nil):
+            state = .checking(factor, attempt: attempt, tries: tries, interruption: interruption)
+            return .cancelCheck(interruption)
+        case .settling(let factor, let tries, let next):
+            // A try that is being recorded as a success stays one; anything else stops here.
+            switch next {
+            case .success, .stop(_): break
+            case .retry, .fallback, .unavailable(_):
+                state = .settling(factor, tries: tries, next: .stop(interruption.code))
+            }
+            return nil
+        case .initial(_?), .admitting(_, _, _?), .checking(_, _, _, _?), .finished:
+            // The first interruption decides.
+            return nil
+        }
+    }
+
+    /// The running check ended: the stack's typed outcome and how the conversation ended.
+    ///
+    /// A try that handed a secret to the stack stays counted however it ended (a cancel or end
+    /// of input at a later prompt of the same stack included); only a try that never did is
+    /// taken back. An interruption that arrived while a module worked counts as much as one at
+    /// a prompt, and turns even a verified credential into a cancel.
+    public mutating func checkEnded(_ result: CredentialCheckResult) -> Action {
+        guard case .checking(let factor, let attempt, let tries, let pending) = state else { preconditionFailure("not checking") }
+        func stopped(_ code: AuthError.Code) -> AttemptResult {
+            result.submittedAnswer ? .failure(code) : .notChecked(code)
+        }
+        func settle(_ settled: AttemptResult, _ next: Next, notice: String? = nil) -> Action {
+            state = .settling(factor, tries: tries, next: next)
+            return .settle(attempt: attempt, factor: factor, result: settled, notice: notice)
+        }
+        if let interruption = result.interruption ?? pending {
+            let code = interruption.code
+            let settled: AttemptResult = result.outcome == .success && !result.stoppedEarly
+                ? .verifiedButCancelled(code) : stopped(code)
+            return settle(settled, .stop(code))
+        }
+        if result.fallbackChosen { return settle(stopped(.userFallback), .fallback) }
+        if result.endOfInput { return settle(stopped(.userCancel), .stop(.userCancel)) }
+        if result.notInteractive { return settle(stopped(.notInteractive), .stop(.notInteractive)) }
+        if let invalid = result.invalidAnswer {
+            return settle(.failure(.authenticationFailed), .retry, notice: "touchgate: \(invalid)")
+        }
+        guard result.started else {
+            let code: AuthError.Code = factor == .biometric ? .biometryNotAvailable : .passcodeNotSet
+            return settle(.notChecked(code), .unavailable(code), notice: unavailableNotice(factor, code))
+        }
+        guard let failure = result.outcome.errorCode(for: factor) else {
+            if factor == .passcode, !result.submittedAnswer {
+                // The stack accepted no secret at all (nullok, pam_permit): that must never unlock.
+                return settle(.notChecked(.passcodeNotSet), .unavailable(.passcodeNotSet))
+            }
+            return settle(.success, .success)
+        }
+        if result.outcome.isCountedFailure { return settle(.failure(failure), .retry) }
+        return settle(.notChecked(failure), .unavailable(failure), notice: unavailableNotice(factor, failure))
+    }
+
+    /// The store recorded the try being settled.
+    public mutating func settled() -> Action {
+        guard case .settling(let factor, let tries, let next) = state else { preconditionFailure("not settling") }
+        switch (factor, next) {
+        case (_, .stop(let code)):
+            return finish(AuthError(code))
+        case (.biometric, .success):
+            return finish(nil)
+        case (.biometric, .retry):
+            guard let snapshot, tries < snapshot.configuration.biometricTriesPerEvaluation else {
+                return biometricEnded(.exhausted)
+            }
+            state = .admitting(.biometric, tries: tries, interruption: nil)
+            return .admit(.biometric)
+        case (.biometric, .fallback):
+            return biometricEnded(.fallback)
+        case (.biometric, .unavailable(let code)):
+            return biometricEnded(.unavailable(code))
+        case (.passcode, .success):
+            if mode == .enrollment { return startBiometric() }
+            return finish(nil)
+        case (.passcode, .retry):
+            guard let snapshot, tries < snapshot.passcodeTries else { return finish(AuthError(.authenticationFailed)) }
+            state = .admitting(.passcode, tries: tries, interruption: nil)
+            return .admit(.passcode)
+        case (.passcode, .fallback), (.passcode, .unavailable(_)):
+            return finish(AuthError(.passcodeNotSet))
+        }
+    }
+
+    // MARK: - Steps
+
+    private mutating func startBiometric() -> Action {
+        guard let snapshot else { preconditionFailure("no snapshot") }
+        var record = snapshot.record
+        if mode == .enrollment { record.enrolled = true }
+        if let unavailable = Self.biometricAvailability(
+            record: record, configuration: snapshot.configuration, remoteHost: snapshot.remoteHost,
+            stackExists: snapshot.biometricStackExists), unavailable != .biometryLockout {
+            // Under deviceOwner an unavailable factor is simply skipped for the passcode, as on iOS;
+            // only an evaluation it ends gets an audit entry.
+            return biometricEnded(.unavailable(unavailable), audit: true)
+        }
+        // A lockout is the store's to say (it writes the audit entry), so parallel evaluations agree.
+        state = .admitting(.biometric, tries: 0, interruption: nil)
+        return .admit(.biometric)
+    }
+
+    private mutating func startPasscode() -> Action {
+        guard let snapshot else { preconditionFailure("no snapshot") }
+        if let missing = snapshot.passcodeStackMissing {
+            state = .finished
+            return .finish(AuthError(.passcodeNotSet, detail: missing), audit: .passcode)
+        }
+        state = .admitting(.passcode, tries: 0, interruption: nil)
+        return .admit(.passcode)
+    }
+
+    /// The biometric tries are over without a success: device-owner goes on to the passcode.
+    private mutating func biometricEnded(_ end: BiometricEnd, audit: Bool = false) -> Action {
+        if policy == .deviceOwner { return startPasscode() }
+        state = .finished
+        switch end {
+        case .fallback:
+            return .finish(AuthError(.userFallback), audit: nil)
+        case .exhausted:
+            return .finish(AuthError(.authenticationFailed), audit: nil)
+        case .unavailable(let code):
+            let detail = code == .biometryNotAvailable ? Self.remoteSessionDetail(snapshot?.remoteHost) : nil
+            return .finish(AuthError(code, detail: detail), audit: audit ? .biometric : nil)
+        }
+    }
+
+    private mutating func refused(retryAfterSeconds: Int?) -> Action {
+        guard case .admitting(let factor, _, let interruption) = state else { preconditionFailure("not admitting") }
+        if let interruption { return finish(AuthError(interruption.code)) }
+        switch factor {
+        case .biometric:
+            return biometricEnded(.unavailable(.biometryLockout))
+        case .passcode:
+            // Said once, by whoever reports the outcome (auth's one line, the gate's countdown).
+            return finish(AuthError(.authenticationFailed, retryAfterSeconds: retryAfterSeconds))
+        }
+    }
+
+    private mutating func finish(_ error: AuthError?) -> Action {
+        state = .finished
+        return .finish(error, audit: nil)
+    }
+
+    /// Under device-owner a reader that failed, timed out or went away is said before the passcode.
+    private func unavailableNotice(_ factor: Factor, _ code: AuthError.Code) -> String? {
+        guard factor == .biometric, policy == .deviceOwner else { return nil }
+        return "touchgate: \(AuthError(code).message) Use the passcode."
+    }
+
+    /// The line shown before a factor's first prompt: the reason, then the choices.
+    private func hint(for factor: Factor) -> String {
+        guard let snapshot else { return "" }
+        var choices: String
+        switch factor {
+        case .biometric: choices = snapshot.fallbackTitle.map { "empty answer: \($0)" } ?? ""
+        case .passcode: choices = "passcode for \(snapshot.record.name)"
+        }
+        if let cancelTitle = snapshot.cancelTitle { choices += (choices.isEmpty ? "" : "; ") + "Ctrl-C: \(cancelTitle)" }
+        return "touchgate: \(snapshot.reason)" + (choices.isEmpty ? "" : " (\(choices))")
+    }
+}

@@ -1,0 +1,141 @@
+import Glibc
+
+/// The gate over one locked session: drives a ``GateStateMachine`` with the store (the prompt's
+/// claim, the unlock) and the context's evaluations, and a ``GateScreen`` for the rest.
+public final class Gate {
+    public let store: Store
+    public let session: String
+    public let context: AuthContext
+    let scripted: Bool
+
+    /// - Parameter context: evaluates device-owner for the session's user; its interrupter is
+    ///   the one the screen's signals post to.
+    public init(store: Store, session: String, context: AuthContext, scripted: Bool) {
+        self.store = store
+        self.session = session
+        self.context = context
+        self.scripted = scripted
+    }
+
+    private var user: String { context.user }
+
+    /// Whether `session` is locked now, after the lifecycle's rules for a gate that starts: a
+    /// launch the store never saw is recorded, idle time and a return from the background may
+    /// lock, `lockRequest` locks, and a session left unlocked becomes visible.
+    ///
+    /// The fast path (an active, unlocked session with nothing to decide) only reads what the
+    /// caller read already and writes nothing; everything else is one transaction.
+    public static func sessionIsLocked(
+        store: Store, session: String, record: UserRecord, configuration: Configuration, existing: SessionRecord?,
+        idleSince: Double?, lockRequest: Bool, now: Double
+    ) throws -> Bool {
+        let idle = idleSince.map { configuration.idleSeconds > 0 && now - $0 >= Double(configuration.idleSeconds) } ?? false
+        if let existing, existing.lifecycle.state == .active, !existing.lifecycle.locked, !lockRequest, !idle {
+            return false
+        }
+        // A session the store does not know, or one that is not running, is a launch that was not
+        // recorded (the launch event failed, or nothing sent it): while the lock is on it is locked,
+        // never shown on trust. The gate records the launch itself.
+        let launching = existing == nil || existing?.lifecycle.state == .notRunning
+        let policy = SessionLifecycle.Policy(enabled: record.enabled, graceSeconds: configuration.graceSeconds)
+        return try store.updateSession(session, user: record.name, recording: launching ? .didFinishLaunching : nil) { state in
+            if state.lifecycle.state == .notRunning {
+                _ = try state.lifecycle.handle(.didFinishLaunching, now: now, policy: policy)
+            }
+            if idle, let since = idleSince {
+                state.lifecycle.idled(since: since, now: now, policy: policy)
+            } else if state.lifecycle.state == .background || state.lifecycle.isReturning {
+                state.lifecycle.relockIfGraceElapsed(now: now, policy: policy)
+            } else if lockRequest {
+                state.lifecycle.lock(policy: policy)
+            }
+            if !state.lifecycle.locked { state.lifecycle.becameVisible() }
+            return state.lifecycle.locked
+        }
+    }
+
+    /// Runs the gate to its end; throws a ``StoreError`` when the store fails meanwhile (the
+    /// caller goes on offline: the gate still opens only for the passcode).
+    public func run(on screen: any GateScreen) throws -> GateEnd {
+        var machine = GateStateMachine(scripted: scripted)
+        var action = machine.start()
+        var claimed = false
+        defer { if claimed { try? store.releasePrompt(session: session, pid: getpid()) } }
+        while true {
+            switch action {
+            case .claimPrompt:
+                if let owner = try store.claimPrompt(session: session, user: user, pid: getpid(), kind: "gate") {
+                    action = machine.promptOwned(by: owner)
+                } else {
+                    claimed = true
+                    action = machine.promptClaimed()
+                }
+            case .waitForOwner(let owner, let milliseconds):
+                screen.showWaitingForOwner(owner)
+                let interruption = screen.pause(milliseconds: milliseconds)
+                if screen.terminalGone {
+                    action = machine.terminalGone()
+                    continue
+                }
+                if let interruption {
+                    action = machine.interrupted(interruption)
+                    guard action == .resume else { continue }
+                    // Forgotten (Ctrl-C at a terminal): the wait goes on.
+                    context.interrupter.clear()
+                }
+                action = machine.ownerWaitEnded(sessionLocked: try locked())
+            case .evaluate(let notice, let clearInterruption):
+                if clearInterruption { context.interrupter.clear() }
+                if screen.terminalGone { action = machine.terminalGone(); continue }
+                screen.showStatus(try status(), notice: notice)
+                do {
+                    try context.evaluateSynchronously(.deviceOwner, reason: "unlock session \(session.escapedForMessage)")
+                    action = machine.evaluationEnded(nil)
+                } catch let error as AuthError {
+                    action = machine.evaluationEnded(error, terminalGone: screen.terminalGone)
+                }
+            case .unlockSession:
+                try store.updateSession(session, user: user) { record in
+                    record.lifecycle.unlock()
+                    record.lifecycle.becameVisible()
+                }
+                action = machine.unlocked()
+            case .countDown(let seconds):
+                screen.showCountdown(seconds)
+                action = tick(&machine, screen)
+            case .redrawCountdown(let seconds):
+                screen.redrawCountdown(seconds)
+                action = tick(&machine, screen)
+            case .waitForEnter(let notice):
+                screen.showStatus(try status(), notice: notice)
+                action = machine.enterWaitEnded(screen.waitForEnter(), terminalGone: screen.terminalGone)
+            case .resume:
+                preconditionFailure("resume is handled where the wait is")
+            case .finish(let end, let say):
+                if let say { screen.say(say) }
+                return end
+            }
+        }
+    }
+
+    private func locked() throws -> Bool {
+        try store.session(session)?.lifecycle.locked != false
+    }
+
+    private func status() throws -> GateStatus {
+        try GateStatus.read(store: store, user: user, session: session, remoteHost: context.remoteHost)
+    }
+
+    /// One second of a countdown: the machine's next step, or how an interruption ends it.
+    private func tick(_ machine: inout GateStateMachine, _ screen: any GateScreen) -> GateStateMachine.Action {
+        if let interruption = screen.pause(milliseconds: 1_000) {
+            let action = machine.interrupted(interruption)
+            guard action == .resume else { return action }
+            // Forgotten: the countdown goes on (a shorter second, never a longer one).
+            context.interrupter.clear()
+        } else if screen.terminalGone {
+            return machine.terminalGone()
+        }
+        return machine.tick()
+    }
+}

@@ -1,0 +1,30 @@
+/// What the gate's screen does for it: the drawing and the terminal's waits. The CLI's cover
+/// implements it (``Gate`` and ``OfflineGate`` do the store work and follow ``GateStateMachine``).
+public protocol GateScreen: AnyObject {
+    /// Draws the status (before an evaluation, or while waiting for Enter) and a notice.
+    func showStatus(_ status: GateStatus, notice: String?)
+    /// Says that process `owner` is unlocking the session.
+    func showWaitingForOwner(_ owner: Int32)
+    /// Shows the passcode's throttling countdown below the header.
+    func showCountdown(_ seconds: Int)
+    /// Redraws the countdown line in place.
+    func redrawCountdown(_ seconds: Int)
+    /// Waits, waking early for an interruption; returns it, or `nil` when the time passed.
+    func pause(milliseconds: Int32) -> Interruption?
+    /// Waits for Enter at a prompt of the gate's own.
+    func waitForEnter() -> GateEnterWait
+    /// The terminal the gate holds is gone (a hangup signal does not always come).
+    var terminalGone: Bool { get }
+    /// Writes a line on standard error (`-S`: the outcome that ended the gate).
+    func say(_ line: String)
+}
+
+/// What ended a wait for Enter at the gate's own prompt.
+public enum GateEnterWait: Sendable, Equatable {
+    /// A line (any: what was typed is wiped, never used).
+    case enter
+    case interrupted(Interruption)
+    /// End of input (Ctrl-D, a closed pipe, a terminal gone).
+    case endOfInput
+    case notInteractive
+}

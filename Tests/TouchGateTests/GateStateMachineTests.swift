@@ -1,0 +1,125 @@
+import Testing
+@testable import TouchGate
+
+/// The gate's rules, driven with events alone.
+@Suite struct GateStateMachineTests {
+    typealias Machine = GateStateMachine
+
+    @Test func aClaimedPromptIsEvaluatedThenUnlocked() {
+        var machine = Machine(scripted: false)
+        #expect(machine.start() == .claimPrompt)
+        #expect(machine.promptClaimed() == .evaluate(notice: nil, clearInterruption: false))
+        #expect(machine.evaluationEnded(nil) == .unlockSession)
+        #expect(machine.unlocked() == .finish(.unlocked, say: nil))
+    }
+
+    @Test func anotherOwnerIsWaitedForUntilItUnlocksOrLetsGo() {
+        var machine = Machine(scripted: false)
+        _ = machine.start()
+        #expect(machine.promptOwned(by: 4242) == .waitForOwner(4242, milliseconds: Machine.ownerPollMilliseconds))
+        #expect(machine.ownerWaitEnded(sessionLocked: true) == .claimPrompt)
+        #expect(machine.promptOwned(by: 4242) == .waitForOwner(4242, milliseconds: Machine.ownerPollMilliseconds))
+        #expect(machine.ownerWaitEnded(sessionLocked: false) == .finish(.unlocked, say: nil))
+
+        var released = Machine(scripted: false)
+        _ = released.start()
+        _ = released.promptOwned(by: 4242)
+        _ = released.ownerWaitEnded(sessionLocked: true)
+        #expect(released.promptClaimed() == .evaluate(notice: nil, clearInterruption: false))
+    }
+
+    /// At a terminal only a system cancel (SIGTERM, SIGHUP) or a missing terminal ends the gate;
+    /// with -S every outcome a script cannot fix by typing again ends it, and is said.
+    @Test func exitStatusesAtATerminal() {
+        func after(_ error: AuthError, terminalGone: Bool = false) -> Machine.Action {
+            var machine = Machine(scripted: false)
+            _ = machine.start()
+            _ = machine.promptClaimed()
+            return machine.evaluationEnded(error, terminalGone: terminalGone)
+        }
+        #expect(after(AuthError(.systemCancel)) == .finish(.stopped(AuthError(.systemCancel)), say: nil))
+        #expect(after(AuthError(.notInteractive)) == .finish(.stopped(AuthError(.notInteractive)), say: nil))
+        #expect(after(AuthError(.userCancel))
+            == .evaluate(notice: "Cancelled; the session stays locked. Type again.", clearInterruption: true))
+        #expect(after(AuthError(.appCancel))
+            == .evaluate(notice: "Cancelled; the session stays locked. Type again.", clearInterruption: true))
+        #expect(after(AuthError(.userCancel), terminalGone: true) == .finish(.stopped(AuthError(.systemCancel)), say: nil))
+        #expect(after(AuthError(.authenticationFailed))
+            == .evaluate(notice: AuthError(.authenticationFailed).message, clearInterruption: false))
+        #expect(after(AuthError(.passcodeNotSet)) == .waitForEnter(notice: AuthError(.passcodeNotSet).message))
+        #expect(after(AuthError(.authenticationFailed, retryAfterSeconds: 5)) == .countDown(seconds: 5))
+    }
+
+    @Test func exitStatusesWithScriptedInput() {
+        func after(_ error: AuthError) -> Machine.Action {
+            var machine = Machine(scripted: true)
+            _ = machine.start()
+            _ = machine.promptClaimed()
+            return machine.evaluationEnded(error)
+        }
+        for code in [AuthError.Code.userCancel, .appCancel, .systemCancel, .notInteractive, .passcodeNotSet] {
+            let error = AuthError(code)
+            #expect(after(error) == .finish(.stopped(error), say: "touchgate: \(error.message) (\(code.name))"))
+        }
+        let throttled = AuthError(.authenticationFailed, retryAfterSeconds: 30)
+        guard case .finish(.stopped(throttled), say: _?) = after(throttled) else {
+            Issue.record("a throttled -S gate must end"); return
+        }
+        #expect(after(AuthError(.authenticationFailed))
+            == .evaluate(notice: AuthError(.authenticationFailed).message, clearInterruption: false))
+    }
+
+    @Test func aThrottledPasscodeCountsDownThenAsksAgainWithTheNotice() {
+        var machine = Machine(scripted: false)
+        _ = machine.start()
+        _ = machine.promptClaimed()
+        let error = AuthError(.authenticationFailed, retryAfterSeconds: 3)
+        #expect(machine.evaluationEnded(error) == .countDown(seconds: 3))
+        #expect(machine.tick() == .redrawCountdown(seconds: 2))
+        // Ctrl-C during the countdown (a terminal ignores it anyway) is forgotten; SIGTERM ends the gate.
+        #expect(machine.interrupted(.user) == .resume)
+        #expect(machine.tick() == .redrawCountdown(seconds: 1))
+        #expect(machine.tick() == .evaluate(notice: error.message, clearInterruption: false))
+
+        var terminated = Machine(scripted: false)
+        _ = terminated.start()
+        _ = terminated.promptClaimed()
+        _ = terminated.evaluationEnded(error)
+        #expect(terminated.interrupted(.system) == .finish(.stopped(AuthError(.systemCancel)), say: nil))
+    }
+
+    @Test func aMissingPasscodeStackWaitsForEnter() {
+        var machine = Machine(scripted: false)
+        _ = machine.start()
+        _ = machine.promptClaimed()
+        _ = machine.evaluationEnded(AuthError(.passcodeNotSet))
+        #expect(machine.enterWaitEnded(.enter) == .evaluate(notice: nil, clearInterruption: false))
+        _ = machine.evaluationEnded(AuthError(.passcodeNotSet))
+        #expect(machine.enterWaitEnded(.interrupted(.user)) == .evaluate(notice: nil, clearInterruption: true))
+        _ = machine.evaluationEnded(AuthError(.passcodeNotSet))
+        #expect(machine.enterWaitEnded(.endOfInput) == .evaluate(notice: nil, clearInterruption: false))
+        _ = machine.evaluationEnded(AuthError(.passcodeNotSet))
+        #expect(machine.enterWaitEnded(.endOfInput, terminalGone: true) == .finish(.stopped(AuthError(.systemCancel)), say: nil))
+
+        var terminated = Machine(scripted: false)
+        _ = terminated.start()
+        _ = terminated.promptClaimed()
+        _ = terminated.evaluationEnded(AuthError(.passcodeNotSet))
+        #expect(terminated.enterWaitEnded(.interrupted(.system)) == .finish(.stopped(AuthError(.systemCancel)), say: nil))
+    }
+
+    @Test func aGoneTerminalEndsAnyWait() {
+        var machine = Machine(scripted: false)
+        _ = machine.start()
+        _ = machine.promptOwned(by: 1)
+        #expect(machine.terminalGone() == .finish(.stopped(AuthError(.systemCancel)), say: nil))
+    }
+
+    @Test func theOfflineGateClaimsAndUnlocksNothing() {
+        var machine = Machine(scripted: false, claimsPrompt: false)
+        #expect(machine.start() == .evaluate(notice: nil, clearInterruption: false))
+        #expect(machine.evaluationEnded(AuthError(.authenticationFailed))
+            == .evaluate(notice: AuthError(.authenticationFailed).message, clearInterruption: false))
+        #expect(machine.evaluationEnded(nil) == .finish(.unlocked, say: nil))
+    }
+}
