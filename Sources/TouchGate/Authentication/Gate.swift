@@ -102,10 +102,10 @@ public final class Gate {
                 action = machine.unlocked()
             case .countDown(let seconds):
                 screen.showCountdown(seconds)
-                action = tick(&machine, screen)
+                action = screen.tick(&machine, interrupter: context.interrupter)
             case .redrawCountdown(let seconds):
                 screen.redrawCountdown(seconds)
-                action = tick(&machine, screen)
+                action = screen.tick(&machine, interrupter: context.interrupter)
             case .waitForEnter(let notice):
                 screen.showStatus(try status(), notice: notice)
                 action = machine.enterWaitEnded(screen.waitForEnter(), terminalGone: screen.terminalGone)
@@ -124,18 +124,5 @@ public final class Gate {
 
     private func status() throws -> GateStatus {
         try GateStatus.read(store: store, user: user, session: session, remoteHost: context.remoteHost)
-    }
-
-    /// One second of a countdown: the machine's next step, or how an interruption ends it.
-    private func tick(_ machine: inout GateStateMachine, _ screen: any GateScreen) -> GateStateMachine.Action {
-        if let interruption = screen.pause(milliseconds: 1_000) {
-            let action = machine.interrupted(interruption)
-            guard action == .resume else { return action }
-            // Forgotten: the countdown goes on (a shorter second, never a longer one).
-            context.interrupter.clear()
-        } else if screen.terminalGone {
-            return machine.terminalGone()
-        }
-        return machine.tick()
     }
 }

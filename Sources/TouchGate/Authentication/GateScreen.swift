@@ -19,6 +19,22 @@ public protocol GateScreen: AnyObject {
     func say(_ line: String)
 }
 
+extension GateScreen {
+    /// One second of a countdown: `machine`'s next step, or how an interruption ends it. An
+    /// interruption the machine forgets (Ctrl-C at a terminal) is cleared from `interrupter` and
+    /// the countdown goes on (a shorter second, never a longer one).
+    func tick(_ machine: inout GateStateMachine, interrupter: Interrupter) -> GateStateMachine.Action {
+        if let interruption = pause(milliseconds: 1_000) {
+            let action = machine.interrupted(interruption)
+            guard action == .resume else { return action }
+            interrupter.clear()
+        } else if terminalGone {
+            return machine.terminalGone()
+        }
+        return machine.tick()
+    }
+}
+
 /// What ended a wait for Enter at the gate's own prompt.
 public enum GateEnterWait: Sendable, Equatable {
     /// A line (any: what was typed is wiped, never used).

@@ -48,10 +48,10 @@ public final class OfflineGate {
                 }
             case .countDown(let seconds):
                 screen.showCountdown(seconds)
-                action = tick(&machine, screen)
+                action = screen.tick(&machine, interrupter: interrupter)
             case .redrawCountdown(let seconds):
                 screen.redrawCountdown(seconds)
-                action = tick(&machine, screen)
+                action = screen.tick(&machine, interrupter: interrupter)
             case .waitForEnter(let text):
                 screen.showStatus(status, notice: notice(text))
                 action = machine.enterWaitEnded(screen.waitForEnter(), terminalGone: screen.terminalGone)
@@ -62,16 +62,5 @@ public final class OfflineGate {
                 preconditionFailure("the offline gate claims and unlocks nothing")
             }
         }
-    }
-
-    private func tick(_ machine: inout GateStateMachine, _ screen: any GateScreen) -> GateStateMachine.Action {
-        if let interruption = screen.pause(milliseconds: 1_000) {
-            let action = machine.interrupted(interruption)
-            guard action == .resume else { return action }
-            interrupter.clear()
-        } else if screen.terminalGone {
-            return machine.terminalGone()
-        }
-        return machine.tick()
     }
 }
