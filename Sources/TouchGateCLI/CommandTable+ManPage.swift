@@ -39,7 +39,11 @@ extension CommandTable {
             page += ".TP\n" + roffLabel(option) + "\n" + roff(option.help) + "\n"
         }
         page += ManPageSections.configuration
+        page += ManPageSections.policies
         page += ManPageSections.lifecycle
+        page += ManPageSections.integrations
+        page += ManPageSections.biometricFactor
+        page += ManPageSections.watcher
         page += ManPageSections.security
         page += ".SH EXIT STATUS\n"
         for status in exitStatuses {

@@ -150,6 +150,51 @@ enum ManPageSections {
 
         """#
 
+    static let policies = #"""
+        .SH POLICIES AND COUNTING
+        .TP
+        .B device\-owner
+        (deviceOwnerAuthentication): the biometric factor first, if it is available,
+        enrolled and not locked out, then the passcode.
+        An empty answer at the biometric prompt is the fallback button and switches to
+        the passcode; so does running out of biometric tries.
+        Up to 3 passcode answers per evaluation.
+        .TP
+        .B biometrics
+        (deviceOwnerAuthenticationWithBiometrics): the biometric factor only;
+        .B biometric\-tries\-per\-evaluation
+        tries (default 3), then authenticationFailed.
+        .PP
+        Each try is counted in the store, on the disk, before PAM sees it, so however
+        many processes try at once, or however a process is killed, no more tries than
+        allowed reach PAM; a try that never handed a secret to PAM is taken back.
+        .PP
+        Passcode failures are throttled by
+        .B passcode\-delays
+        (default 0,0,0,0,0,60,300,900,3600): after N consecutive failures the next
+        attempt waits entry N seconds (the last entry repeats), counted from the latest
+        failure: the iOS schedule, five free tries, then 1 min, 5 min, 15 min, 1 h.
+        While a delay runs the answer is authenticationFailed with retryAfterSeconds and
+        PAM is not called.
+        A passcode success clears both the passcode and the biometric counters.
+        .PP
+        Any PAM status other than success and the few that mean "unavailable" or
+        "unknown user" (PAM_AUTH_ERR, PAM_MAXTRIES, PAM_SYSTEM_ERR, ...) counts as a
+        failed try: a broken stack never unlocks.
+        A passcode stack that accepts no secret at all (pam_permit, nullok with an
+        empty password) is passcodeNotSet, never a success.
+        A biometric service file that does not exist is biometryNotAvailable:
+        .B touchgate
+        looks for the file itself, so libpam's fallback to the
+        .B other
+        service can never turn a missing factor into a password prompt.
+        .PP
+        If the store cannot be read or written, no credential is checked: exit 74
+        (the gate alone still asks for the passcode, see
+        .BR LIFECYCLE ).
+
+        """#
+
     static let lifecycle = #"""
         .SH LIFECYCLE
         Each terminal session has a lifecycle with iOS's states (notRunning, inactive,
@@ -159,7 +204,8 @@ enum ManPageSections {
         records and the integrations send:
         .TP
         .B did\-finish\-launching
-        any state to inactive (locked, while the lock is on); the session starts afresh.
+        any state to inactive (locked, while the lock is on); from a state other than
+        notRunning the session starts afresh.
         .TP
         .B did\-become\-active
         inactive to active.
@@ -178,23 +224,16 @@ enum ManPageSections {
         .B will\-terminate
         inactive, active or background to notRunning.
         .PP
-        Any other event exits 65 and the stored state does not change.
+        Any other event exits 65 naming the state and the event, and the stored state
+        does not change.
         Nothing but a successful evaluation unlocks a locked session: no event,
         cancel, signal,
         store error or second prompt.
-        .PP
-        .B touchgate gate
-        runs on every tmux attach and before every shell prompt.
-        Its fast path (lock off, or the session active and unlocked) only reads the
-        store and
-        exits 0.
-        A locked session gets the terminal's alternate screen, cleared, with the user,
-        host,
-        session, attempts left and any countdown; the gate asks the biometric factor,
-        then the
-        passcode, and loops until a success.
-        While it holds the terminal, Ctrl\-C, Ctrl\-\e and Ctrl\-Z only cancel the
-        typed line.
+        A launch is valid in every state because it is a new process: a row that is
+        not notRunning can only be left by one that died without will\-terminate
+        (exec, SIGKILL, a crash, a tmux server gone, whose tmux\-<pid>\-$N a new server
+        reuses), and refusing the launch would let the new process inherit that
+        state, unlocked.
         .PP
         The session id
         .RB ( \-\-session )
@@ -203,13 +242,454 @@ enum ManPageSections {
         else the tmux session when inside tmux, else the controlling terminal's path;
         the bash and
         zsh integration passes a session of each shell's own.
+        .SS The gate
+        .B touchgate gate
+        runs on every tmux attach and before every shell prompt.
+        Its fast path (lock off, or the session active and unlocked) only reads the
+        store and
+        exits 0.
+        While the lock is on, a session the store does not know, or one that is
+        notRunning (its launch was never recorded: the event failed, or nothing sent
+        it), is locked: the gate records its launch and asks (if that write fails, the
+        passcode\-only mode below applies).
         .PP
+        A locked session gets the terminal's alternate screen, cleared (nothing of the
+        session stays visible), with the user, host, session, biometric attempts left,
+        any lockout or throttling countdown, and how to fall back to the passcode.
+        The gate asks the biometric factor first, then the passcode, and loops until a
+        success, then unlocks the session, restores the screen and exits 0.
+        .PP
+        While it holds the terminal, ISIG, echo and canonical input are off and SIGINT,
+        SIGQUIT and SIGTSTP are ignored (tmux unlocks a client whenever its
+        lock\-command exits); the gate edits the line itself (Backspace, Ctrl\-U,
+        Ctrl\-W, Enter).
+        Ctrl\-C, Ctrl\-\e or Ctrl\-Z cancel the line at once, the cover says
+        "Cancelled; the session stays locked. Type again.", and the gate asks again; so
+        does end of input (Ctrl\-D on an empty line).
+        What is typed while PAM runs or a countdown runs never shows, and each prompt
+        discards what was typed before it.
+        A passcode stack that is missing is named on the cover, and the gate looks
+        again when Enter is pressed.
+        .PP
+        SIGHUP, or the terminal hanging up, and SIGTERM exit 4 (logged systemCancel),
+        the session still locked; the integrations then start the gate again (see
+        .BR INTEGRATIONS ),
+        so killing the gate never shows the session.
+        With
+        .BR \-S ,
+        end of input exits 2, a did\-enter\-background exits 9, and throttling exits 1.
+        .PP
+        A second gate for a session whose prompt owner is alive waits instead of
+        prompting, and ends when that one unlocks; a dead owner's claim is cleaned up.
+        If the store cannot be read, the gate still asks for the passcode through PAM
+        (throttled in memory) and says so; it never opens without it.
+        .PP
+        .B \-\-lock
+        marks a lock request (tmux's lock\-command): the session is locked unless it is
+        returning from the background within the grace period.
+        .B \-\-idle\-since
+        .I EPOCH
+        (the shell integration) treats an idle time of idle\-seconds or more as a trip
+        to the background that began then.
+
+        """#
+
+    static let integrations = #"""
+        .SH INTEGRATIONS
+        .SS tmux
+        .B touchgate tmux\-conf
+        prints a snippet for
+        .IR ~/.tmux.conf .
+        It sets focus\-events on (needed for the focus hooks; the outer terminal must
+        report focus), lock\-after\-time 900 (the idle lock), a fallback lock\-command,
+        and hooks.
+        A new session starts locked while the lock is on; every attach, new\-session
+        and switch\-client locks the client before it draws anything, and the gate
+        decides (it exits at once when the session may be shown); detaching sends the
+        session to the background; focus out and in are will\-resign\-active and
+        did\-become\-active.
+        tmux shows the session as soon as its lock\-command exits, so the
+        lock\-command runs the gate again until it unlocks: killing the gate never
+        shows the session.
+        .PP
+        Control\-mode clients (tmux \-C, \-CC as iTerm2 uses) cannot be locked: tmux
+        skips them in lock\-client, lock\-session and lock\-server (they have no
+        terminal of their own to run the lock\-command in), so the gate can never cover
+        them.
+        The snippet therefore detaches a control\-mode client when it gets a session
+        unless
+        .B touchgate \-\-json status
+        says the lock is off (an unreadable store also detaches it).
+        A control client attached while the lock was off is not detached when the lock
+        is turned on later; reattach it, or do not use control mode with the lock on.
+        .PP
+        Known limits: every attach shows a blank screen for a moment even when no
+        unlock is needed (tmux locks first, then the gate exits); when several clients
+        show one session, detaching one of them sends the session to the background
+        for all.
+        .SS bash and zsh
+        .B touchgate shell\-init bash
+        (or
+        .BR zsh )
+        prints a snippet for the rc file.
+        Generate it once into a file and source that file: the snippet carries the
+        store's id
+        .RB ( \-\-store\-id ),
+        so if the store is later deleted, moved or replaced, every new shell falls back
+        to the passcode\-only gate instead of meeting a new store with the lock off.
+        \fBeval "$(touchgate shell\-init bash)"\fR in the rc file also works, but it
+        reads the id anew in every shell, so a shell started after the store was
+        deleted gets a new store (lock off;
+        .B shell\-init
+        says so on the terminal): only the running shells keep the protection.
+        .PP
+        Load the snippet last in the rc file: it adds to what it finds there.
+        It keeps the user's own EXIT and DEBUG traps (bash: ours runs first, then
+        theirs, with the status theirs would have seen), PROMPT_COMMAND as a string or
+        (bash 5.1+) an array (ours goes last), and zsh's hook arrays
+        (precmd_functions, preexec_functions: ours goes first; zshexit_functions through
+        add\-zsh\-hook).
+        Loading it twice in one shell changes nothing.
+        .PP
+        Each shell is a session of its own, shell\-<pid>\-<16 random hex digits>,
+        passed as
+        .B \-\-session
+        to every touchgate call of that shell, so a row an earlier shell on the same
+        terminal left behind (it ended through exec, SIGKILL or a crash, without its
+        exit hook, and stays active) never applies to a new one.
+        .B TOUCHGATE_SESSION
+        overrides it.
+        Inside tmux the shell uses the tmux session's id and leaves the lifecycle to
+        the tmux hooks: it neither launches the session (a new pane would relock it)
+        nor ends it.
+        .PP
+        The shell sends did\-finish\-launching when it starts (so a new shell asks
+        while the lock is on) and runs the gate before each prompt and before each
+        command line typed at it (its fast path when the session may be shown): no
+        command runs unless a gate passed after it was typed.
+        A command typed after idle\-seconds or more at the prompt counts as a return
+        from the background; the time stamp is cleared only once that command's gate
+        passed, so Enter followed at once by Ctrl\-C cannot skip the idle lock.
+        zsh runs the gate from precmd and preexec (a Ctrl\-C can cut precmd short and
+        still show the prompt, but one in preexec abandons the command line); bash from
+        the end of PROMPT_COMMAND, which bash runs again when Ctrl\-C cuts it short,
+        and from its DEBUG trap.
+        .PP
+        The gate runs with SIGINT, SIGQUIT and SIGTSTP ignored, and the shell runs it
+        again until it exits 0: a gate that is killed or crashes is followed by the
+        screen covered again and a new gate; only a terminal that is gone (hung up)
+        ends the loop; no command runs in between.
+        .SS What the snippets bake in
+        .B tmux\-conf
+        and
+        .B shell\-init
+        write the options of the environment they are generated in into the commands
+        they run: the touchgate binary that generated them (its full path),
+        .B \-\-store
+        (from
+        .B \-\-store
+        or
+        .BR TOUCHGATE_STORE ,
+        made absolute, so every hook reads the same file whatever its current
+        directory),
+        .B \-\-store\-id
+        (the id of that store, read when the snippet is generated; reading it makes the
+        store if there is none),
+        .B \-\-user
+        (from
+        .B \-\-user
+        or
+        .BR TOUCHGATE_USER )
+        and
+        .B \-\-pam\-confdir
+        (from
+        .B \-\-pam\-confdir
+        or
+        .BR TOUCHGATE_PAM_CONFDIR ).
+        Each snippet starts with comment lines naming what it baked in and from where,
+        what an option it did not bake means (for example "# no \-\-store:
+        TOUCHGATE_STORE where it runs, else the default store"), and the command that
+        generates it again with the same values.
+        Changing those variables, or moving the binary, later does not change a
+        snippet: generate it again.
+        .PP
+        Generating a snippet says on standard error when it made the store ("made a new
+        store at PATH (lock off) for this snippet; touchgate enable turns the lock
+        on"; the comment line of
+        .B \-\-store\-id
+        adds "that store was made now, with the lock off"): with
+        \fBeval "$(touchgate shell\-init bash)"\fR in the rc file, that is how a shell
+        started after the store was deleted shows it.
+        Inside a session whose integration reads another store, the message names that
+        store too, or says "where this session's integration had its store: that store
+        is gone (deleted or moved)" when it stood at the same path.
+        A store it cannot read (a directory others can write, a damaged file) leaves
+        the snippet without
+        .BR \-\-store\-id :
+        "the snippet carries no store id: store PATH: ..." on standard error and a
+        "# no \-\-store\-id: the store could not be read (...)" comment line; the
+        snippet is still printed, and its gate asks for the passcode while the store
+        cannot be read.
+        .PP
+        Commands typed by hand read the current environment, so a
+        .B touchgate enable
+        run with another
+        .B TOUCHGATE_STORE
+        would turn on the lock of a store no hook reads.
+        The snippets therefore export
+        .BR TOUCHGATE_HOOK_STORE ,
+        the path of the store their commands read (shell\-init: in the shell;
+        tmux\-conf: set\-environment \-g, for new panes).
+        A command (the gate included, when run by hand without
+        .BR \-\-store\-id )
+        that makes a new store while that is set says so on standard error:
+        .IP \(bu 2
+        at another path: "touchgate: made a new store at PATH (lock off); this
+        session's integration reads the store at HOOK\-PATH";
+        .IP \(bu 2
+        at that same path (the integration's store was deleted or moved): "touchgate:
+        made a new store at PATH (lock off) where this session's integration had its
+        store: that store is gone (deleted or moved), and the integration does not
+        read a new one; generate it again (touchgate tmux\-conf, touchgate
+        shell\-init)".
+        The hooks carry the old store's id, so their gate refuses the new store and
+        asks for the passcode (its cover names the path and the id it expects) until
+        the snippet is generated again.
+        .PP
+        The hooks' own commands never make a store: with
+        .BR \-\-store\-id ,
+        a missing store is not created.
+        .B touchgate status
+        shows which store a command reads.
+
+        """#
+
+    static let biometricFactor = #"""
+        .SH THE BIOMETRIC FACTOR
+        The biometric factor is whatever PAM stack
+        .I /etc/pam.d/touchgate\-biometric
+        holds.
+        The shipped stack is
+        .PP
+        .RS
+        .nf
+        auth [success=done default=die] pam_fprintd.so max\-tries=1 timeout=30
+        .fi
+        .RE
+        .PP
+        .B max\-tries=1
+        because touchgate counts each call of the biometric stack as one try, written to
+        the store before the call, and locks the factor out after
+        .B max\-biometric\-failures
+        wrong ones; with pam_fprintd's default of 3 scans per call, one counted try
+        would hold three scans and the lockout would be three times looser than
+        configured.
+        With one scan per call touchgate's count is the count of wrong scans.
+        .B timeout=30
+        is how long one try waits for a finger.
+        .B fprintd\-enroll
+        stores the finger in fprintd (touchgate never sees a print);
+        .B touchgate enroll
+        then checks the passcode and asks for one matching scan through the stack, and
+        only then counts the factor as enrolled.
+        .PP
+        How a try of the biometric stack ends:
+        .TP
+        a matching scan (PAM_SUCCESS)
+        success at once.
+        .TP
+        a finger that does not match (PAM_AUTH_ERR, PAM_MAXTRIES)
+        a counted failure; the next try (up to biometric\-tries\-per\-evaluation) waits
+        again.
+        .TP
+        PAM_AUTHINFO_UNAVAIL
+        no scan before the timeout, a device error, fprintd stopped or gone, no finger
+        of the user enrolled in fprintd, or the reader busy with another evaluation:
+        not counted (no finger was checked).
+        biometryNotAvailable under
+        .BR "\-\-policy biometrics" ;
+        under device\-owner the reason is shown ("The biometric factor is not
+        available. Use the passcode.") and the passcode asked.
+        Never an unlock, and never a wait beyond the stack's own timeout.
+        .PP
+        While the reader waits, the gate's cover shows the user, host, session and
+        "Biometric attempts left: N of M", then the stack's own line (pam_fprintd:
+        "Swipe your right index finger across the fingerprint reader", sanitized) and
+        "Touch the fingerprint reader, or type your passcode and press Enter (Enter
+        alone: the passcode prompt)."
+        .B auth
+        (device\-owner) shows the same two lines.
+        Meanwhile input is non\-canonical with echo off, and:
+        .TP
+        touch the reader with an enrolled finger
+        unlocked (the gate restores the screen) or success
+        .RB ( auth
+        exits 0) at once; anything typed so far is wiped, never checked.
+        .TP
+        touch it with another finger
+        one counted failure; the next try waits again, or the passcode is asked once the
+        tries of the evaluation are used up.
+        .TP
+        type the passcode and press Enter
+        the wait ends at once and the text is the first passcode try (no scan needed).
+        .TP
+        press Enter alone
+        the wait ends at once: the passcode prompt (\-\-policy biometrics:
+        userFallback).
+        .TP
+        Backspace, Ctrl\-W, Ctrl\-U
+        edit the passcode being typed (nothing shows).
+        .TP
+        Ctrl\-C, Ctrl\-\e, Ctrl\-Z
+        in
+        .BR auth :
+        userCancel (the try is taken back); at the gate: the typed line is cleared, the
+        session stays locked and the reader keeps waiting.
+        .TP
+        nothing
+        after timeout seconds the try ends uncounted and the passcode is asked.
+        .PP
+        Keys typed during a wait that ends otherwise (a device error, a wrong scan) are
+        discarded: they never become part of the passcode typed at the prompt that
+        follows.
+        With
+        .B \-\-policy biometrics
+        typed text is never a passcode (Enter after text drops it).
+        .B touchgate event did\-enter\-background \-\-session
+        .I S
+        (or AuthContext.invalidate() in the library) during a wait ends it with
+        appCancel
+        .RB ( auth
+        exits 9; the gate says "Cancelled; the session stays locked." and waits again).
+        Every way a wait ends kills the worker process that ran the stack, so the
+        reader is free for the next try at once.
+        .PP
+        With
+        .B \-S
+        (each line of standard input is what a line typed at the terminal would be): an
+        empty line is the fallback: device\-owner goes to the passcode prompt,
+        .B \-\-policy biometrics
+        ends with userFallback; under device\-owner a non\-empty line is the passcode:
+        the wait ends and that line is the first passcode try (no scan is needed).
+        Under
+        .B \-\-policy biometrics
+        a typed line is never a passcode and is dropped.
+        End of input during the wait only stops the reading: the wait for the finger
+        goes on.
+        touchgate reads input during a wait only once the stack has said something
+        without asking (pam_fprintd's "Swipe ..."); while the stack asks a question,
+        the line answers it as before.
+        .PP
+        Several evaluations at once (two terminals, a gate and an
+        .BR auth ):
+        fprintd gives the reader to one client; pam_fprintd answers every other at once
+        with PAM_AUTHINFO_UNAVAIL, so those tries are not counted (no finger was
+        checked) and go on as for a reader that is not available.
+        The counts of the tries that did reach the reader are written ahead, so
+        max\-biometric\-failures wrong scans lock the factor out exactly, however many
+        evaluations run.
+        .PP
+        Remote sessions: a reader on this machine cannot take the finger of someone
+        logged in over SSH.
+        When
+        .BR SSH_CONNECTION ,
+        .B SSH_CLIENT
+        or
+        .B SSH_TTY
+        is in the environment of the gate,
+        .B auth
+        or any evaluating command, the biometric factor is biometryNotAvailable ("This
+        is a remote session (from ADDRESS): the biometric factor of this machine is not
+        available."),
+        .B can\-evaluate \-\-policy biometrics
+        says so, device\-owner asks for the passcode straight away (the gate's cover
+        says "Remote session (from ADDRESS): unlock with the passcode"), and the stacks
+        get the client's address (the first word of SSH_CONNECTION, else unknown) as
+        PAM_RHOST (pam_fprintd itself refuses to run when it is set).
+
+        """#
+
+    static let watcher = #"""
+        .SH SUSPEND AND SCREEN LOCK
         .B touchgate watch
-        follows logind on the system bus: a suspend or a screen lock sends every
-        session of the
-        user to the background, locked, and locks the clients of their tmux servers
-        before the
-        machine may sleep.
+        is a long\-running process that listens to systemd\-logind on the system bus
+        (as swayidle and xss\-lock do;
+        .B DBUS_SYSTEM_BUS_ADDRESS
+        is honoured), through libdbus\-1.
+        It is an executable of its own,
+        .BR touchgate\-watch :
+        .B touchgate watch
+        replaces itself with it (exec, the same process and arguments), looking first
+        beside the touchgate it runs from (as scripts/build leaves them), then in
+        .I ../libexec/touchgate/
+        from there (as installed).
+        When neither is there,
+        .B touchgate watch
+        says so in one line and exits 69;
+        .B touchgate watch \-\-unit
+        needs no watcher (it prints the unit, whose ExecStart= runs
+        .BR "touchgate watch" ).
+        Run it as a systemd user service:
+        .PP
+        .RS
+        .nf
+        touchgate watch \-\-unit > ~/.config/systemd/user/touchgate\-watch.service
+        systemctl \-\-user daemon\-reload
+        systemctl \-\-user enable \-\-now touchgate\-watch
+        .fi
+        .RE
+        .PP
+        It follows PrepareForSleep on org.freedesktop.login1.Manager and Lock and Unlock
+        on the logind sessions of the user (the uid of
+        .BR \-\-user 's
+        account; a user without an account, such as a PAM\-only test user, watches the
+        invoking user's sessions), and holds a sleep delay inhibitor
+        (Inhibit("sleep", "touchgate", ..., "delay")), taken at start and again after
+        each resume.
+        .TP
+        PrepareForSleep(true), Lock
+        (lid closed, systemctl suspend; loginctl lock\-session, a desktop locker): in
+        one store transaction every session of the user (except ended, notRunning ones)
+        gets will\-resign\-active and did\-enter\-background where its state allows them
+        (an event it does not allow is skipped, never forced) and is locked at once,
+        whatever grace\-seconds says: a suspend is not a short trip away.
+        A waiting evaluation for one of them ends with appCancel (its live prompt owner
+        gets SIGUSR1, as for event did\-enter\-background).
+        Then every tmux server those sessions live in locks its clients
+        (tmux \-S SOCKET lock\-server; the tmux hooks record each session's server
+        socket, from TMUX), so each attached client shows the gate.
+        Only then is the inhibitor released and the machine may sleep (a tmux server
+        that has not answered lock\-server within 3 s is given up on, and the watcher
+        says so).
+        .TP
+        PrepareForSleep(false), Unlock
+        (resume): will\-enter\-foreground for the sessions the watcher sent to the
+        background.
+        Nothing the watcher receives ever unlocks a session: only a successful
+        evaluation does.
+        A Lock or Unlock of another uid's session is ignored, and only signals from
+        logind's own connection count.
+        .TP
+        the system bus going away, logind restarting
+        the watcher says so on standard error and reconnects with backoff (0.25 s,
+        doubling up to 30 s), then takes the inhibitor again.
+        .TP
+        SIGTERM, SIGINT, SIGHUP
+        the inhibitor is released and the watcher exits 0.
+        .TP
+        a second watcher
+        one watcher runs per user and store: it holds an flock on
+        .I STORE.watch\-USER
+        beside the store (holding its pid); a second one exits 75 with "a watcher
+        already runs for user U and store S (pid N)".
+        .B touchgate status
+        shows that watcher (watcher).
+        .TP
+        a store that cannot be written (or read)
+        when the watcher marks the sessions: nothing is marked (the transaction is
+        rolled back), the tmux servers of the sessions still lock their clients, and
+        the watcher exits 74 with one line; exiting releases the inhibitor.
+        The unit restarts it (Restart=on\-failure, but not after exit 75).
 
         """#
 
@@ -231,6 +711,15 @@ enum ManPageSections {
         """#
 
     static let exitStatusNotes = #"""
+        .PP
+        Exit 74 in full: the store is unreadable, not a database, damaged or empty,
+        writable by other users (the file, or any directory from its own up to /
+        unless sticky), under a directory that belongs to another user (not root),
+        holding schema objects touchgate's migrations did not make (a trigger, view,
+        index or table, or a changed table), written by a newer touchgate, or not the
+        store
+        .B \-\-store\-id
+        names (missing, or another store's id).
         .PP
         Every error is one line on standard error naming the problem; a usage error
         (64) also
