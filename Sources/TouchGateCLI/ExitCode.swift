@@ -1,6 +1,6 @@
 import TouchGate
 
-/// The process exit status; each value is documented in README.md.
+/// The process exit status; each value is listed in `CommandTable.exitStatuses` (help and the man page's EXIT STATUS).
 public struct ExitCode: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
