@@ -9,7 +9,8 @@ import Glibc
 /// in-process) and its information and error lines. A cancel, a signal, the fallback chosen
 /// during the wait, or a question left unanswered kills the worker's process group at once, so a
 /// reader it had claimed is released for the next try. A worker that dies without a result fails
-/// closed: a counted failure, never a success.
+/// closed: a counted failure, never a success. Those decisions are the ``BiometricWaitStateMachine``'s;
+/// this type only does the I/O.
 public struct WorkerCredentialChecker: CredentialChecker {
     /// The stacks and the items passed to them (configuration directory, `PAM_TTY`, `PAM_RHOST`).
     public let base: PAMCredentialChecker
@@ -53,16 +54,19 @@ public struct WorkerCredentialChecker: CredentialChecker {
         }
         let waiting = (emptyAnswerIsFallback ? prompts as? WaitingInput : nil)
         var machine = BiometricWaitStateMachine(inputWatchable: waiting != nil, typedLineIsPasscode: typedLineIsPasscode)
+        func notSpawned() -> CredentialCheckResult {
+            guard case .killWorkerAndFinish(let outcome, _) = machine.notSpawned() else { return result(.notStarted) }
+            return result(outcome)
+        }
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-            return result(.notStarted)
+            return notSpawned()
         }
         let worker = spawn(service: service, user: user, socket: ends[1])
         close(ends[1])
         defer { close(ends[0]) }
         guard let worker else {
-            guard case .killWorkerAndFinish(let outcome, _) = machine.notSpawned() else { return result(.notStarted) }
-            return result(outcome)
+            return notSpawned()
         }
         defer { end(worker) }
         let channel = WorkerChannel(descriptor: ends[0])
