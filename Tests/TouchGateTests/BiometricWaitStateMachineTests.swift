@@ -107,6 +107,9 @@ import Testing
         #expect(machine.lineTyped(.nothing) == .keepWaiting)
         #expect(machine.watchesInput)
         #expect(machine.lineTyped(.empty) == .killWorkerAndFinish(Self.conversationError, fallbackChosen: true))
+        // A source that kept a line anyway: the wait ends as with Enter (biometrics then ends in userFallback).
+        var kept = Self.waiting(deviceOwner: false)
+        #expect(kept.lineTyped(.text) == .killWorkerAndFinish(Self.conversationError, fallbackChosen: true))
     }
 
     @Test func endOfInputStopsWatchingButKeepsWaiting() {

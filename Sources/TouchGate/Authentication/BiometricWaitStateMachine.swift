@@ -150,6 +150,8 @@ public struct BiometricWaitStateMachine: Sendable {
             return .keepWaiting
         case .empty, .text:
             // The fallback button, or (device-owner) the passcode, left buffered for its prompt.
+            // Under biometrics the source drops a non-empty line (``keepsTypedLine``) and never
+            // answers `.text`; should one come, it ends the wait as Enter does, never as a passcode.
             return finish(PAMOutcome(status: PAM_CONV_ERR), fallbackChosen: true)
         case .endOfInput:
             // Only the reading stops: the wait for the finger goes on.
