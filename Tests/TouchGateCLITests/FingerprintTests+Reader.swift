@@ -101,7 +101,7 @@ extension FingerprintTests {
         CoreExpect.outcome(try deviceOwner.wait(timeout: 20), "success", policy: "device-owner")
         #expect(world.calls("touchgate-fprintd-slow") == 2)
         #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
-        #expect(Self.workers("touchgate-fprintd-slow").isEmpty)
+        #expect(Self.workers("touchgate-fprintd-slow", of: world).isEmpty)
     }
 
     /// A wait left with Enter (the fallback), and at once the next evaluation: its verify starts
@@ -121,7 +121,7 @@ extension FingerprintTests {
         CoreExpect.outcome(try next.wait(timeout: 30), "success", policy: "biometrics")
         #expect(world.calls("touchgate-fprintd-slow") == 4)
         #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
-        #expect(Self.workers("touchgate-fprintd-slow").isEmpty)
+        #expect(Self.workers("touchgate-fprintd-slow", of: world).isEmpty)
     }
 
     /// `touchgate event did-enter-background --session S` while `auth --session S` waits for a
@@ -136,14 +136,14 @@ extension FingerprintTests {
         let session = "reader-\(policy)"
         try world.gateEvents(["did-finish-launching"], session: session)
         let auth = try startWaiting(world, reader, ["auth", "--session", session, "--policy", policy])
-        let workers = Self.workers("touchgate-fprintd-slow")
+        let workers = Self.workers("touchgate-fprintd-slow", of: world)
         #expect(workers.count == 1, "the wait runs in a worker")
         let event = try world.run(["--json", "event", "did-enter-background", "--session", session])
         #expect(event.status == 0 && event.json?["state"] as? String == "background", "\(event)")
         let result = try auth.wait(timeout: 20)
         CoreExpect.outcome(result, "appCancel", policy: policy)
         #expect(!result.stderr.contains("Password:"), "appCancel ends the evaluation, no passcode asked: \(result)")
-        #expect(Self.workers("touchgate-fprintd-slow").isEmpty, "no worker left behind")
+        #expect(Self.workers("touchgate-fprintd-slow", of: world).isEmpty, "no worker left behind")
         for pid in workers { #expect(kill(pid, 0) != 0, "worker \(pid) still exists") }
         #expect(try world.statusJSON()["biometricFailures"] as? Int == 0, "no finger was checked")
         #expect(try world.gateAuditCount(factor: "biometric", outcome: "appCancel") == 1)

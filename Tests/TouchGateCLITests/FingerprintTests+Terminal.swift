@@ -11,7 +11,7 @@ extension FingerprintTests {
     /// wait for a finger has begun (its message is then on its way to the screen).
     static func waitForVerify(_ world: TestEnvironment, _ service: String, number count: Int) throws {
         try gateEventually("verify number \(count) of \(service)", timeout: 30) {
-            world.calls(service) >= count && workers(service).count == 1
+            world.calls(service) >= count && workers(service, of: world).count == 1
         }
     }
 
@@ -46,7 +46,7 @@ extension FingerprintTests {
         try tmux.type("C-c")
         Thread.sleep(forTimeInterval: 0.3)
         try TmuxGateTests.expectGateHolds(tmux, for: 0.2)
-        #expect(Self.workers(service).count == 1, "Ctrl-C does not end the wait")
+        #expect(Self.workers(service, of: world).count == 1, "Ctrl-C does not end the wait")
         try TmuxGateTests.expectLocked(world, id)
         try reader.send("SCAN good")
         try tmux.waitForScreen(containing: Self.marker)
@@ -97,7 +97,7 @@ extension FingerprintTests {
         try gateEventually("the shell's answer") { TmuxGateTests.hasLine(try tmux.innerPane("s"), "AFTER-THE-GATE") }
         let pane = try tmux.innerPane("s")
         #expect(!pane.contains("alice-pass") && !pane.contains("xyz"), "\(pane)")
-        #expect(Self.workers(service).isEmpty)
+        #expect(Self.workers(service, of: world).isEmpty)
     }
 
     /// `auth` at a terminal: keys typed while the reader waits, and then the reader fails (a

@@ -29,16 +29,45 @@ import TouchGate
         #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
     }
 
-    /// The pids of biometric workers running the stack `service` (only this suite's stacks use
-    /// pam_fprintd, so no other suite's worker is counted).
-    static func workers(_ service: String) -> [pid_t] {
+    /// The pids of the biometric workers running the stack `service` for `world`: a worker one of
+    /// whose ancestors is this test process (an `auth` it started, or the library in-process) or
+    /// names the world's directory (the tmux servers and clients of its panes and gates). Workers
+    /// of other test runs on the machine (another checkout's suites at the same time) and orphans
+    /// of earlier tests are not this test's.
+    static func workers(_ service: String, of world: TestEnvironment) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry -> pid_t? in
             guard let pid = pid_t(entry),
                   let command = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
             let words = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            return words.count >= 3 && words[1] == "__biometric-worker" && words[2] == service ? pid : nil
+            guard words.count >= 3, words[1] == "__biometric-worker", words[2] == service else { return nil }
+            return belongs(pid, to: world) ? pid : nil
         }
+    }
+
+    /// Whether an ancestor of `pid` is this test process or a process whose command line names
+    /// `world`'s directory.
+    static func belongs(_ pid: pid_t, to world: TestEnvironment) -> Bool {
+        let marker = Data((world.directory.path + "/").utf8)
+        var ancestor = parent(of: pid)
+        for _ in 0..<64 {
+            guard let current = ancestor, current > 1 else { return false }
+            if current == getpid() { return true }
+            if let command = FileManager.default.contents(atPath: "/proc/\(current)/cmdline"),
+               command.range(of: marker) != nil { return true }
+            ancestor = parent(of: current)
+        }
+        return false
+    }
+
+    /// The parent of `pid`, from `/proc/PID/stat` ("PID (COMM) STATE PPID …"; COMM may hold
+    /// spaces and parentheses, so the fields are read after its last ")").
+    static func parent(of pid: pid_t) -> pid_t? {
+        guard let stat = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return nil }
+        let text = String(decoding: stat, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? pid_t(fields[1]) : nil
     }
 
     /// A cancel during a wait for a finger ends `auth` at once (the stack waits 60 s), kills the
@@ -50,12 +79,12 @@ import TouchGate
         let world = try TestEnvironment.withFingerprintReader(reader)
         try world.setConfig("biometric-service", "touchgate-fprintd-slow")
         let auth = try startWaiting(world, reader, ["auth", "--policy", "biometrics"])
-        #expect(Self.workers("touchgate-fprintd-slow").count == 1, "the wait runs in a worker")
+        #expect(Self.workers("touchgate-fprintd-slow", of: world).count == 1, "the wait runs in a worker")
         auth.signal(signal)
         // Far less than the stack's 60 s: only a killed wait ends this soon.
         let cancelled = try auth.wait(timeout: 20)
         CoreExpect.outcome(cancelled, outcome, policy: "biometrics")
-        #expect(Self.workers("touchgate-fprintd-slow").isEmpty, "no worker left behind")
+        #expect(Self.workers("touchgate-fprintd-slow", of: world).isEmpty, "no worker left behind")
         #expect(try world.statusJSON()["biometricFailures"] as? Int == 0, "no finger was checked")
         let next = try startWaiting(world, reader, ["auth", "--policy", "biometrics"], then: "SCAN good")
         CoreExpect.outcome(try next.wait(timeout: 30), "success", policy: "biometrics")
@@ -136,7 +165,7 @@ import TouchGate
         let result = try auth.wait(timeout: 30)
         CoreExpect.outcome(result, "biometryNotAvailable", policy: "biometrics")
         #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
-        #expect(Self.workers("touchgate-fprintd-slow").isEmpty)
+        #expect(Self.workers("touchgate-fprintd-slow", of: world).isEmpty)
     }
 
     /// `-S` while the reader waits: an empty line is the fallback. Under device-owner the wait ends
@@ -150,7 +179,7 @@ import TouchGate
         let deviceOwner = try startWaiting(world, reader, ["auth"])
         deviceOwner.write("\n")
         try deviceOwner.waitForError(containing: "Password:", timeout: 20)
-        #expect(Self.workers("touchgate-fprintd-slow").isEmpty, "the wait ended with the Enter")
+        #expect(Self.workers("touchgate-fprintd-slow", of: world).isEmpty, "the wait ended with the Enter")
         deviceOwner.write("alice-passcode\n")
         CoreExpect.outcome(try deviceOwner.wait(timeout: 20), "success", policy: "device-owner")
 
@@ -177,7 +206,7 @@ import TouchGate
         CoreExpect.outcome(try auth.wait(timeout: 20), "success", policy: "device-owner")
         #expect(world.calls("touchgate") == passcodeCalls + 1, "one passcode try")
         #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
-        #expect(Self.workers("touchgate-fprintd-slow").isEmpty)
+        #expect(Self.workers("touchgate-fprintd-slow", of: world).isEmpty)
 
         let biometrics = try startWaiting(world, reader, ["auth", "--policy", "biometrics"])
         biometrics.write("alice-passcode\n")
@@ -254,7 +283,7 @@ import TouchGate
         try world.waitFor("the wait for a finger") {
             prompts.all.contains { $0.contains(FingerprintReader.waitingMessage) }
         }
-        #expect(Self.workers("touchgate-fprintd-slow").count == 1)
+        #expect(Self.workers("touchgate-fprintd-slow", of: world).count == 1)
         context.invalidate()
         let error = try await withThrowingTaskGroup(of: AuthError?.self) { group in
             group.addTask { try await evaluation.value }
@@ -267,7 +296,7 @@ import TouchGate
             return first
         }
         #expect(error?.code == .appCancel)
-        #expect(Self.workers("touchgate-fprintd-slow").isEmpty)
+        #expect(Self.workers("touchgate-fprintd-slow", of: world).isEmpty)
         #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
     }
 
@@ -302,6 +331,6 @@ import TouchGate
         #expect(second.contains("AUTH2-EXIT=0"), "\(second)")
         #expect(world.calls("touchgate-fprintd-slow") == 2)
         #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
-        #expect(Self.workers("touchgate-fprintd-slow").isEmpty)
+        #expect(Self.workers("touchgate-fprintd-slow", of: world).isEmpty)
     }
 }

@@ -57,7 +57,8 @@ public struct EvaluationStateMachine: Sendable {
     public enum Check: Sendable, Equatable {
         /// The biometric stack, in a process a cancel can kill. While it only waits for the
         /// sensor an empty line is the fallback; with `typedLineIsPasscode` a non-empty line is
-        /// kept for the passcode prompt, otherwise it is discarded (and still leaves the wait).
+        /// kept for the passcode prompt (and leaves the wait), otherwise it is dropped and the wait
+        /// goes on (``BiometricWaitStateMachine``).
         case biometric(typedLineIsPasscode: Bool)
         /// The passcode stack.
         case passcode

@@ -9,7 +9,8 @@ import Glibc
 /// in-process) and its information and error lines. A cancel, a signal, the fallback chosen
 /// during the wait, or a question left unanswered kills the worker's process group at once, so a
 /// reader it had claimed is released for the next try. A worker that dies without a result fails
-/// closed: a counted failure, never a success.
+/// closed: a counted failure, never a success. Those decisions are the ``BiometricWaitStateMachine``'s;
+/// this type only does the I/O.
 public struct WorkerCredentialChecker: CredentialChecker {
     /// The stacks and the items passed to them (configuration directory, `PAM_TTY`, `PAM_RHOST`).
     public let base: PAMCredentialChecker
@@ -34,6 +35,10 @@ public struct WorkerCredentialChecker: CredentialChecker {
               emptyAnswerIsFallback: emptyAnswerIsFallback, typedLineIsPasscode: false)
     }
 
+    /// The driver of a ``BiometricWaitStateMachine``: spawns the worker, polls its socket, the
+    /// interrupter and (while the machine watches it) the input, feeds what arrives to the machine
+    /// and performs its actions.
+    ///
     /// The corresponding C functions are `socketpair`, `posix_spawn`, `poll`, `kill` and `waitpid`.
     public func check(
         service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool,
@@ -47,79 +52,102 @@ public struct WorkerCredentialChecker: CredentialChecker {
                 endOfInput: conversation.endOfInput, notInteractive: conversation.notInteractive,
                 invalidAnswer: conversation.invalidAnswer)
         }
+        let waiting = (emptyAnswerIsFallback ? prompts as? WaitingInput : nil)
+        var machine = BiometricWaitStateMachine(inputWatchable: waiting != nil, typedLineIsPasscode: typedLineIsPasscode)
+        func notSpawned() -> CredentialCheckResult {
+            guard case .killWorkerAndFinish(let outcome, _) = machine.notSpawned() else { return result(.notStarted) }
+            return result(outcome)
+        }
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-            return result(.notStarted)
+            return notSpawned()
         }
         let worker = spawn(service: service, user: user, socket: ends[1])
         close(ends[1])
         defer { close(ends[0]) }
-        guard let worker else { return result(.notStarted) }
+        guard let worker else {
+            return notSpawned()
+        }
         defer { end(worker) }
         let channel = WorkerChannel(descriptor: ends[0])
-        let items = WorkerChannel.joined([base.configurationDirectory ?? "", base.terminal ?? "", base.remoteHost ?? "", String(getpid())])
-        guard channel.send(.start, items) else { return result(.failed(PAM_ABORT)) }
+        // The answer to a relayed question, between the conversation and the send; wiped after.
+        var answer: [UInt8] = []
+        defer { wipe(&answer) }
 
-        // Input is read during the wait only once the stack said something without asking (pam_fprintd's
-        // "Swipe your finger"): before that a line may be the answer to its first question.
-        let waiting = (emptyAnswerIsFallback ? prompts as? WaitingInput : nil)
-        var inputEnded = false
-        var sensorWait = false
+        var action = machine.started()
         while true {
-            let watchingInput = waiting != nil && sensorWait && !inputEnded
-            if interrupter.pending != nil { return result(.failed(PAM_ABORT)) }
+            switch action {
+            case .sendStart:
+                let items = WorkerChannel.joined([
+                    base.configurationDirectory ?? "", base.terminal ?? "", base.remoteHost ?? "", String(getpid())])
+                action = channel.send(.start, items) ? .keepWaiting : machine.workerGone()
+            case .keepWaiting:
+                action = nextEvent(&machine, channel: channel, interrupter: interrupter, waiting: waiting)
+            case .show(let text):
+                prompts.show(text)
+                action = .keepWaiting
+            case .showAndStartWatchingInput(let text, let passcode):
+                prompts.show(text)
+                waiting?.waitingStarted(typedLineIsPasscode: passcode)
+                action = .keepWaiting
+            case .relayQuestion(let text, let echo):
+                let style = echo ? PAM_PROMPT_ECHO_ON : PAM_PROMPT_ECHO_OFF
+                if case .answer(let bytes) = conversation.respond(style: style, text: text) {
+                    answer = bytes
+                    action = machine.answered()
+                } else {
+                    action = machine.notAnswered()
+                }
+            case .sendAnswer:
+                let sent = channel.send(.answer, answer)
+                wipe(&answer)
+                action = sent ? .keepWaiting : machine.workerGone()
+            case .killWorkerAndFinish(let outcome, let fallbackChosen):
+                // The worker is killed and reaped on the way out (`end`).
+                if fallbackChosen { conversation.chooseFallback() }
+                return result(outcome)
+            }
+        }
+    }
+
+    /// Waits for the next event of the wait and feeds it to `machine`: an interruption first, then
+    /// a line typed (while the machine watches the input), then a frame from the worker.
+    private func nextEvent(
+        _ machine: inout BiometricWaitStateMachine, channel: WorkerChannel, interrupter: Interrupter, waiting: WaitingInput?
+    ) -> BiometricWaitStateMachine.Action {
+        while true {
+            if let interruption = interrupter.pending { return machine.interrupted(interruption) }
+            let input = machine.watchesInput ? waiting : nil
             var fds = (
-                pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0),
+                pollfd(fd: channel.descriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: interrupter.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: watchingInput ? waiting!.waitingDescriptor : -1, events: Int16(POLLIN), revents: 0)
+                pollfd(fd: input?.waitingDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
             )
             let ready = withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 3, -1) }
             if ready < 0 {
                 if errno == EINTR { continue }
-                return result(.failed(PAM_ABORT))
+                return machine.workerGone()
             }
+            // The interruption is read at the top.
             if fds.1.revents != 0 { continue }
-            if fds.2.revents != 0, let waiting {
-                switch waiting.peekLine(keepText: typedLineIsPasscode) {
-                case .empty, .text:
-                    // The fallback button, or (device-owner) the passcode, left buffered for its prompt.
-                    conversation.chooseFallback()
-                    return result(.failed(PAM_CONV_ERR))
-                case .endOfInput:
-                    inputEnded = true
-                case .nothing:
-                    break
-                }
+            if fds.2.revents != 0, let input {
+                let action = machine.lineTyped(input.peekLine(keepText: machine.keepsTypedLine))
+                if action != .keepWaiting { return action }
             }
             guard fds.0.revents != 0 else { continue }
-            guard var frame = channel.receive() else { return result(.failed(PAM_ABORT)) }
+            guard var frame = channel.receive() else { return machine.workerGone() }
             defer { wipe(&frame.payload) }
             switch frame.kind {
             case .message where !frame.payload.isEmpty:
-                let style = Int32(frame.payload[0])
-                let waitingBefore = sensorWait
-                sensorWait = style == PAM_TEXT_INFO || style == PAM_ERROR_MSG
+                let style = BiometricWaitStateMachine.MessageStyle(pamStyle: Int32(frame.payload[0]))
                 let text = TerminalText.sanitized(bytes: frame.payload.dropFirst(), limit: 512)
-                let reply = conversation.respond(style: style, text: text)
-                if sensorWait, !waitingBefore, !inputEnded, let waiting {
-                    waiting.waitingStarted(typedLineIsPasscode: typedLineIsPasscode)
-                }
-                switch reply {
-                case .answer(var answer):
-                    let sent = channel.send(.answer, answer)
-                    wipe(&answer)
-                    if !sent { return result(.failed(PAM_ABORT)) }
-                case .nothing:
-                    continue
-                case .stop:
-                    return result(.failed(PAM_CONV_ERR))
-                }
+                return machine.workerMessage(style: style, text: text)
             case .result where frame.payload.count == 5:
                 let status = Int32(bitPattern: UInt32(frame.payload[1]) << 24 | UInt32(frame.payload[2]) << 16
                     | UInt32(frame.payload[3]) << 8 | UInt32(frame.payload[4]))
-                return result(frame.payload[0] == 1 ? PAMOutcome(status: status) : .notStarted)
+                return machine.workerResult(frame.payload[0] == 1 ? PAMOutcome(status: status) : .notStarted)
             default:
-                return result(.failed(PAM_ABORT))
+                return machine.workerGone()
             }
         }
     }

@@ -1,0 +1,187 @@
+internal import CPAM
+
+/// The rules of one try of the biometric stack in its worker, free of I/O: what a message from
+/// the worker, its result, a line typed at the terminal and an interruption do to the wait.
+///
+/// Shaped like ``EvaluationStateMachine``: a private ``State`` carries each step's data; every
+/// input is a `mutating` method returning the ``Action`` its caller performs. The driver
+/// (``WorkerCredentialChecker``) spawns and kills the worker, polls its socket, the interrupter
+/// and the input, asks the questions through the ``Conversation`` and sends the answers; which
+/// event ends the wait, how, and when typed input is read is decided here once, and unit-tested
+/// with events alone. No secret passes through the machine: the driver holds an answer's bytes.
+public struct BiometricWaitStateMachine: Sendable {
+    /// What a message relayed from the worker is.
+    public enum MessageStyle: Sendable, Equatable {
+        /// `PAM_PROMPT_ECHO_OFF` / `PAM_PROMPT_ECHO_ON`: a question the user answers.
+        case question(echo: Bool)
+        /// `PAM_TEXT_INFO` / `PAM_ERROR_MSG`: a line to show (pam_fprintd's "Swipe …").
+        case information
+        /// Any other style (binary, radio prompts): refused.
+        case unsupported
+
+        /// Reads the style byte of a message frame.
+        public init(pamStyle: Int32) {
+            switch pamStyle {
+            case PAM_PROMPT_ECHO_OFF: self = .question(echo: false)
+            case PAM_PROMPT_ECHO_ON: self = .question(echo: true)
+            case PAM_TEXT_INFO, PAM_ERROR_MSG: self = .information
+            default: self = .unsupported
+            }
+        }
+    }
+
+    /// What the caller does next.
+    public enum Action: Sendable, Equatable {
+        /// Send the worker its start frame (then poll); a failed send is ``workerGone()``.
+        case sendStart
+        /// Poll again: the worker's socket, the interrupter and, when ``watchesInput``, the input.
+        case keepWaiting
+        /// Show an information or error line of the stack, then poll again.
+        case show(String)
+        /// Show the line, then start watching the input: the stack now waits for the sensor
+        /// without asking (the cover says what can be typed; the terminal is taken, type-ahead
+        /// forgotten). Then poll again.
+        case showAndStartWatchingInput(String, typedLineIsPasscode: Bool)
+        /// Ask the user the stack's question (through the conversation); answer with
+        /// ``answered()`` or ``notAnswered()``.
+        case relayQuestion(String, echo: Bool)
+        /// Send the answer the driver holds to the worker, wipe it, then poll again; a failed
+        /// send is ``workerGone()``.
+        case sendAnswer
+        /// Kill the worker's process group (when one runs), reap it, and end the check with
+        /// `outcome`; with `fallbackChosen` the fallback was chosen during the wait (a line typed
+        /// under device-owner stays buffered for the passcode prompt).
+        case killWorkerAndFinish(PAMOutcome, fallbackChosen: Bool)
+    }
+
+    private enum State {
+        /// Before the worker runs.
+        case initial
+        /// The worker runs. `sensorWait`: its last message was a line, not a question (the stack
+        /// waits for the sensor); `inputEnded`: the input reached its end, only the sensor is left.
+        case running(sensorWait: Bool, inputEnded: Bool)
+        /// A question is with the user.
+        case relaying(inputEnded: Bool)
+        case finished
+    }
+
+    /// Whether a line typed during the wait can be read at all (the prompt source can watch its
+    /// input, and an empty answer is the fallback).
+    public let inputWatchable: Bool
+    /// Under device-owner a non-empty line typed during the wait is the passcode, kept for its
+    /// prompt; otherwise the prompt source drops it and the wait goes on.
+    public let typedLineIsPasscode: Bool
+    private var state = State.initial
+
+    public init(inputWatchable: Bool, typedLineIsPasscode: Bool) {
+        self.inputWatchable = inputWatchable
+        self.typedLineIsPasscode = typedLineIsPasscode
+    }
+
+    /// Whether the driver polls the input now: only while the stack waits for the sensor (before
+    /// its first line, or after a question, a line may be the answer to the question) and until
+    /// the input ends.
+    public var watchesInput: Bool {
+        guard inputWatchable, case .running(sensorWait: true, inputEnded: false) = state else { return false }
+        return true
+    }
+
+    /// Whether the prompt source keeps a non-empty line it reads during the wait (for the passcode
+    /// prompt) or drops it.
+    public var keepsTypedLine: Bool { typedLineIsPasscode }
+
+    // MARK: - Inputs
+
+    /// The worker was spawned.
+    public mutating func started() -> Action {
+        guard case .initial = state else { preconditionFailure("started twice") }
+        state = .running(sensorWait: false, inputEnded: false)
+        return .sendStart
+    }
+
+    /// The worker could not be spawned: the stack never ran.
+    public mutating func notSpawned() -> Action {
+        finish(.notStarted)
+    }
+
+    /// The worker relayed a message of the stack (its text already sanitized).
+    public mutating func workerMessage(style: MessageStyle, text: String) -> Action {
+        guard case .running(let sensorWait, let inputEnded) = state else { preconditionFailure("no worker running") }
+        switch style {
+        case .question(let echo):
+            state = .relaying(inputEnded: inputEnded)
+            return .relayQuestion(text, echo: echo)
+        case .information:
+            state = .running(sensorWait: true, inputEnded: inputEnded)
+            // The first line after a question (or the first at all) starts the wait for the sensor.
+            if !sensorWait, !inputEnded, inputWatchable {
+                return .showAndStartWatchingInput(text, typedLineIsPasscode: typedLineIsPasscode)
+            }
+            return .show(text)
+        case .unsupported:
+            // Refused rather than guessed, as in-process.
+            return finish(PAMOutcome(status: PAM_CONV_ERR))
+        }
+    }
+
+    /// The user answered the relayed question.
+    public mutating func answered() -> Action {
+        guard case .relaying(let inputEnded) = state else { preconditionFailure("no question relayed") }
+        state = .running(sensorWait: false, inputEnded: inputEnded)
+        return .sendAnswer
+    }
+
+    /// The relayed question got no answer (the fallback, a cancel, end of input, an invalid line,
+    /// no one to ask: the conversation recorded which); the stack is stopped.
+    public mutating func notAnswered() -> Action {
+        guard case .relaying(_) = state else { preconditionFailure("no question relayed") }
+        return finish(PAMOutcome(status: PAM_CONV_ERR))
+    }
+
+    /// A line typed during the wait, as the prompt source read it (``keepsTypedLine`` said whether
+    /// it keeps a non-empty one).
+    public mutating func lineTyped(_ line: WaitingLine) -> Action {
+        guard case .running(let sensorWait, _) = state, watchesInput else {
+            // Input is read only while it is watched; anything else waits for a prompt.
+            return .keepWaiting
+        }
+        switch line {
+        case .nothing:
+            return .keepWaiting
+        case .empty, .text:
+            // The fallback button, or (device-owner) the passcode, left buffered for its prompt.
+            // Under biometrics the source drops a non-empty line (``keepsTypedLine``) and never
+            // answers `.text`; should one come, it ends the wait as Enter does, never as a passcode.
+            return finish(PAMOutcome(status: PAM_CONV_ERR), fallbackChosen: true)
+        case .endOfInput:
+            // Only the reading stops: the wait for the finger goes on.
+            state = .running(sensorWait: sensorWait, inputEnded: true)
+            return .keepWaiting
+        }
+    }
+
+    /// The worker reported the stack's result.
+    public mutating func workerResult(_ outcome: PAMOutcome) -> Action {
+        guard case .running(_, _) = state else { preconditionFailure("no worker running") }
+        return finish(outcome)
+    }
+
+    /// The worker is gone without a result (its socket closed, a malformed frame, a send that
+    /// failed), or the wait can no longer follow it (a failed poll): a counted failure, never a
+    /// success.
+    public mutating func workerGone() -> Action {
+        finish(.failed(PAM_ABORT))
+    }
+
+    /// A signal, ``AuthContext/invalidate()`` or a `did-enter-background`: the wait ends at once.
+    /// The driver's caller reads the interruption itself (it decides the evaluation's outcome).
+    public mutating func interrupted(_ interruption: Interruption) -> Action {
+        finish(.failed(PAM_ABORT))
+    }
+
+    private mutating func finish(_ outcome: PAMOutcome, fallbackChosen: Bool = false) -> Action {
+        if case .finished = state { preconditionFailure("finished twice") }
+        state = .finished
+        return .killWorkerAndFinish(outcome, fallbackChosen: fallbackChosen)
+    }
+}
