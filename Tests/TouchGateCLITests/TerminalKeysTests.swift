@@ -151,17 +151,21 @@ import Testing
     /// Typed while the (slow) biometric stack runs at the gate: not shown, and not the next answer,
     /// though it is the right finger.
     @Test func typeAheadWhilePAMRunsAtTheGateIsNeitherShownNorAnswered() async throws {
-        let world = try Self.lockedWorld(configure: [("biometric-service", "touchgate-slow")])
-        let calls = world.calls("touchgate-slow")
+        let world = try Self.lockedWorld(configure: [("biometric-service", "touchgate-gated")])
+        try world.holdCalls("touchgate-gated")
+        let calls = world.calls("touchgate-gated")
         let successes = try Self.count(world, "biometric", "success")
         let pane = try Self.gatePane(world)
         defer { pane.shutdown() }
         try await pane.waitForScreen(containing: "this session is locked")
-        // The stack sleeps 3 s before it prompts: the try is admitted and PAM runs.
-        try await eventually("the first try to reach PAM") { world.calls("touchgate-slow") == calls + 1 }
+        // The stack holds the try before it prompts: the try is admitted and PAM runs.
+        try await eventually("the first try to reach PAM") { world.calls("touchgate-gated") == calls + 1 }
+        let gate = try await pane.touchgatePID()
         try pane.typeLine(Self.finger)
         try pane.type("TYPED-AHEAD", literal: true)
-        let gate = try await pane.touchgatePID()
+        // A round trip through the tmux server: the keys have reached the pane before PAM goes on.
+        _ = try pane.screen()
+        try world.release("touchgate-gated")
         try await pane.waitForScreen(containing: "Password:")
         try await pane.waitUntilPrompting(gate)
         let screen = try pane.screen()
@@ -175,19 +179,24 @@ import Testing
     /// The same in `auth` on a terminal: echo is off from the first prompt to the exit, also while
     /// PAM runs its next try, and what was typed before the next prompt is discarded.
     @Test func typeAheadWhilePAMRunsInAuthIsNeitherShownNorAnswered() async throws {
-        let world = try Self.lockedWorld(configure: [("biometric-service", "touchgate-slow")])
+        let world = try Self.lockedWorld(configure: [("biometric-service", "touchgate-gated")])
         let pane = try await Self.bashPane(world)
         defer { pane.shutdown() }
+        try world.holdCalls("touchgate-gated")
+        let calls = world.calls("touchgate-gated")
         try pane.typeLine("'\(TestEnvironment.binary)' auth --policy biometrics --session term-2; echo \"AUTH-EXIT=$?\"")
         let auth = try await pane.touchgatePID()
+        try await eventually("the first try to reach PAM") { world.calls("touchgate-gated") == calls + 1 }
+        try world.release("touchgate-gated")
         try await pane.waitForScreen(containing: "Password:")
         try await pane.waitUntilPrompting(auth)
-        let calls = world.calls("touchgate-slow")
         try pane.typeLine("not-the-finger")
-        // The second try: the stack sleeps 3 s before it prompts; typed meanwhile, this must not count.
-        try await eventually("the second try to reach PAM") { world.calls("touchgate-slow") == calls + 1 }
+        // The second try: the stack holds it before it prompts; typed meanwhile, this must not count.
+        try await eventually("the second try to reach PAM") { world.calls("touchgate-gated") == calls + 2 }
         try pane.typeLine(Self.finger)
         try pane.type("TYPED-AHEAD", literal: true)
+        _ = try pane.screen()
+        try world.release("touchgate-gated")
         try await pane.waitForScreen("the second prompt") { $0.components(separatedBy: "Password:").count == 3 }
         try await pane.waitUntilPrompting(auth)
         let screen = try pane.screen()
@@ -200,7 +209,8 @@ import Testing
     /// During a throttling countdown at the gate, typed text shows nowhere and is not the next
     /// answer; the countdown line is redrawn in place (one line, no stale copies).
     @Test func typeAheadDuringACountdownIsNeitherShownNorAnswered() async throws {
-        let world = try Self.lockedWorld(configure: [("passcode-delays", "0,4")], enroll: false)
+        // Long enough that the countdown is still running when a loaded machine looks at it.
+        let world = try Self.lockedWorld(configure: [("passcode-delays", "0,10")], enroll: false)
         let pane = try Self.gatePane(world)
         defer { pane.shutdown() }
         try await pane.waitForScreen(containing: "Password:")
@@ -211,7 +221,7 @@ import Testing
         #expect(!screen.contains("not-the-passcode"), "\(screen)")
         try pane.typeLine(Self.passcode)
         try pane.type("TYPED-AHEAD", literal: true)
-        try await pane.waitForScreen("the countdown to go on") { $0.contains("next try in 2 s") || $0.contains("next try in 1 s") }
+        try await pane.waitForScreen("the countdown to go on") { screen in (1...8).contains { screen.contains("next try in \($0) s") } }
         let during = try pane.screen()
         #expect(!during.contains(Self.passcode) && !during.contains("TYPED-AHEAD"), "type-ahead shows:\n\(during)")
         #expect(during.components(separatedBy: "Too many wrong passcodes").count == 2, "stale countdown lines:\n\(during)")

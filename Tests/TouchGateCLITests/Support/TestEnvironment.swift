@@ -116,6 +116,24 @@ final class TestEnvironment: @unchecked Sendable {
         return text.split(separator: "\n").count
     }
 
+    /// From now on, each call of the stack `service` (`touchgate-gated`) waits in its `hold` step
+    /// until ``release(_:)``.
+    func holdCalls(_ service: String) throws {
+        try touch("hold-\(service)")
+    }
+
+    /// Lets the held call of the stack `service` go on.
+    func release(_ service: String) throws {
+        try touch("release-\(service)")
+    }
+
+    private func touch(_ name: String) throws {
+        let path = pamDirectory.appendingPathComponent(name).path
+        guard FileManager.default.createFile(atPath: path, contents: Data()) else {
+            throw TestFailure("cannot create \(path)")
+        }
+    }
+
     /// `sqlite3` options that wait for a lock instead of failing at once with "database is
     /// locked": a touchgate process (a gate, a shell's hook) may be writing at the same moment.
     static let sqliteWaiting = ["-cmd", ".timeout 10000"]
