@@ -220,17 +220,6 @@ final class SimulatedSensor {
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, directory + "/" + log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in 1..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, Int32(signal)) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var entries: [String] = []
         var index = 0
         while let entry = environ[index] {
@@ -241,7 +230,9 @@ final class SimulatedSensor {
         let envp: [UnsafeMutablePointer<CChar>?] = (entries + environment).map { strdup($0) } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+        let spawned = SpawnAttributes.clean { attributes in
+            posix_spawn(&pid, arguments[0], &actions, attributes, argv, envp)
+        }
         guard spawned == 0 else {
             throw UsageError("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))", exitCode: .internalError)
         }

@@ -169,23 +169,14 @@ public struct WorkerCredentialChecker: CredentialChecker {
             typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
             _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, BiometricWorker.descriptor + 1)
         }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in 1..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, Int32(signal)) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let words: [String] = ["touchgate", BiometricWorker.command, service, user]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, &attributes, argv, environ) == 0 else { return nil }
+        let spawned = SpawnAttributes.clean(newProcessGroup: true) { attributes in
+            posix_spawn(&pid, executable, &actions, attributes, argv, environ)
+        }
+        guard spawned == 0 else { return nil }
         return pid
     }
 

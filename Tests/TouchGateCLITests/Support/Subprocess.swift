@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchGate
 
 /// A child process for the end-to-end tests, started with `posix_spawn`.
 ///
@@ -44,26 +45,13 @@ final class RunningProcess: @unchecked Sendable {
             _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
         }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in 1..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, Int32(signal)) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // POSIX_SPAWN_SETSID is a GNU extension the Glibc module does not export.
-        let setSession: Int32 = 0x80
-        let signalFlags = inheritSignalMask ? 0 : POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
-        posix_spawnattr_setflags(&attributes, Int16(signalFlags | (newSession ? setSession : 0)))
-
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
+        let spawned = SpawnAttributes.clean(newSession: newSession, inheritSignals: inheritSignalMask) { attributes in
+            posix_spawn(&pid, command[0], &actions, attributes, argv, envp)
+        }
         close(ends[0])
         guard spawned == 0 else {
             close(ends[1])
