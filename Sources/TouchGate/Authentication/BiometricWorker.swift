@@ -69,36 +69,26 @@ private let relayFunction: @convention(c) (
     UnsafeMutablePointer<UnsafeMutablePointer<pam_response>?>?,
     UnsafeMutableRawPointer?
 ) -> Int32 = { count, messages, responses, appdata in
-    guard count > 0, count <= PAM_MAX_NUM_MSG, let messages, let responses, let appdata else { return PAM_CONV_ERR }
+    guard let appdata else { return PAM_CONV_ERR }
     let relay = Unmanaged<BiometricWorker.Relay>.fromOpaque(appdata).takeUnretainedValue()
-    guard let replies = calloc(Int(count), MemoryLayout<pam_response>.stride)?
-        .bindMemory(to: pam_response.self, capacity: Int(count))
-    else { return PAM_BUF_ERR }
-    func fail() -> Int32 {
-        discard(replies, count: Int(count))
-        return PAM_CONV_ERR
-    }
-    for index in 0..<Int(count) {
-        let message = messages[index]!.pointee
+    return converse(count, messages, responses) { message in
         let style = message.msg_style
         guard style == PAM_PROMPT_ECHO_OFF || style == PAM_PROMPT_ECHO_ON || style == PAM_ERROR_MSG
-            || style == PAM_TEXT_INFO else { return fail() }
+            || style == PAM_TEXT_INFO else { return .stop }
         // The parent sanitizes the text; only its length is bounded here.
         var frame: [UInt8] = [UInt8(style)]
         if let text = message.msg {
             frame += UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self),
                                          count: min(strlen(text), 4096))
         }
-        guard relay.channel.send(.message, frame) else { return fail() }
-        guard style == PAM_PROMPT_ECHO_OFF || style == PAM_PROMPT_ECHO_ON else { continue }
-        guard var answer = relay.channel.receive() else { return fail() }
-        defer { wipe(&answer.payload) }
+        guard relay.channel.send(.message, frame) else { return .stop }
+        guard style == PAM_PROMPT_ECHO_OFF || style == PAM_PROMPT_ECHO_ON else { return .nothing }
+        guard var answer = relay.channel.receive() else { return .stop }
         guard answer.kind == .answer, answer.payload.count <= PAM_MAX_RESP_SIZE, !answer.payload.contains(0) else {
-            return fail()
+            wipe(&answer.payload)
+            return .stop
         }
-        replies[index].resp = pamResponse(copying: answer.payload)
-        replies[index].resp_retcode = 0
+        // The only copy: `converse` wipes it once PAM has its own.
+        return .answer(answer.payload)
     }
-    responses.pointee = replies
-    return PAM_SUCCESS
 }

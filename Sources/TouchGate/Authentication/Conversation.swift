@@ -85,21 +85,37 @@ let conversationFunction: @convention(c) (
     UnsafeMutablePointer<UnsafeMutablePointer<pam_response>?>?,
     UnsafeMutableRawPointer?
 ) -> Int32 = { count, messages, responses, appdata in
-    guard count > 0, count <= PAM_MAX_NUM_MSG, let messages, let responses, let appdata else { return PAM_CONV_ERR }
+    guard let appdata else { return PAM_CONV_ERR }
     let conversation = Unmanaged<Conversation>.fromOpaque(appdata).takeUnretainedValue()
-    guard let replies = calloc(Int(count), MemoryLayout<pam_response>.stride)?
-        .bindMemory(to: pam_response.self, capacity: Int(count))
-    else { return PAM_BUF_ERR }
-    // One message at a time, as the biometric worker's relay also answers them: each answer goes
-    // straight into PAM's array, and none waits in a copy of ours for the later messages.
-    for index in 0..<Int(count) {
-        let message = messages[index]!.pointee
+    return converse(count, messages, responses) { message in
         // A module's text is shown, never obeyed: its control characters are escaped here already.
         let text = message.msg.map { text in
             TerminalText.sanitized(bytes: UnsafeBufferPointer(
                 start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text)), limit: 512)
         } ?? ""
-        switch conversation.respond(style: message.msg_style, text: text) {
+        return conversation.respond(style: message.msg_style, text: text)
+    }
+}
+
+/// The body of a PAM conversation function, for any way of answering (in process, or relayed
+/// by the biometric worker): checks PAM's arguments, asks `reply` for each message in turn and
+/// hands PAM the answers; when `reply` stops, wipes and frees the answers given so far and
+/// returns `PAM_CONV_ERR`.
+///
+/// One message at a time: each answer goes straight into PAM's array (and its bytes are wiped
+/// once copied), and none waits in a copy of ours for the later messages.
+func converse(
+    _ count: Int32,
+    _ messages: UnsafeMutablePointer<UnsafePointer<pam_message>?>?,
+    _ responses: UnsafeMutablePointer<UnsafeMutablePointer<pam_response>?>?,
+    reply: (pam_message) -> Conversation.Reply
+) -> Int32 {
+    guard count > 0, count <= PAM_MAX_NUM_MSG, let messages, let responses else { return PAM_CONV_ERR }
+    guard let replies = calloc(Int(count), MemoryLayout<pam_response>.stride)?
+        .bindMemory(to: pam_response.self, capacity: Int(count))
+    else { return PAM_BUF_ERR }
+    for index in 0..<Int(count) {
+        switch reply(messages[index]!.pointee) {
         case .answer(var bytes):
             // PAM frees (and the modules wipe) what we hand over; our copy is wiped here.
             replies[index].resp = pamResponse(copying: bytes)
