@@ -46,9 +46,6 @@ public enum CommandLineParser {
         }
     }
 
-    /// All command words, in the order help lists them.
-    public static var commandNames: [String] { CommandTable.commandWords }
-
     /// A problem met while splitting the words, reported once the command is known (so the
     /// message can name it and the usage line be the command's).
     private enum Problem {
