@@ -233,6 +233,12 @@ public enum CommandTable {
         commands.filter { $0.word == word }
     }
 
+    /// What `help TOPIC` and a usage line name: the command named `topic` (`config get`), else
+    /// every command whose first word it is (`config`); empty for no command.
+    static func commands(matching topic: String) -> [CommandSpec] {
+        command(named: topic).map { [$0] } ?? commands(withWord: topic)
+    }
+
     /// The option spelled `spelling` (`-S`, `--stdin`), among all options of the table.
     ///
     /// A search of a short array: the gate's fast path parses before every prompt, and a
@@ -248,7 +254,7 @@ public enum CommandTable {
 
     /// `usage: touchgate [options] …` for the command(s) whose first word (or name) is `word`.
     static func usageLine(of word: String) -> String {
-        let matching = command(named: word).map { [$0] } ?? commands(withWord: word)
+        let matching = commands(matching: word)
         guard !matching.isEmpty else { return generalUsage }
         return "usage: touchgate [options] " + matching.map(\.synopsis).joined(separator: " | ")
     }
@@ -273,7 +279,7 @@ public enum CommandTable {
     }
 
     private static func helpTopic(_ name: String) throws(UsageError) -> String {
-        guard commandWords.contains(name) || command(named: name) != nil else {
+        guard !commands(matching: name).isEmpty else {
             throw UsageError("help: unknown command '\(name.escapedForMessage)' (see touchgate --help)",
                              usage: usageLine(of: "help"))
         }
