@@ -132,11 +132,12 @@ extension Runner {
     func tmuxHook(_ hook: TmuxHook, client: String, session tmuxSession: String?) throws -> ExitCode {
         let store = try openStore()
         let name = try user
-        let server = environment["TMUX"].flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst().first }
+        // $TMUX is SOCKET,PID,SESSION: the server's pid names the sessions, and its socket is what
+        // `touchgate watch` locks the clients through.
+        let tmux = environment["TMUX"].map { $0.split(separator: ",", omittingEmptySubsequences: false) } ?? []
+        let server = tmux.dropFirst().first
         func sessionID(_ tmuxID: String) -> String { "tmux-\(server ?? "0")-\(tmuxID)" }
-        // The server's socket (the first field of $TMUX), for `touchgate watch` to lock its clients.
-        let socket = environment["TMUX"].flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).first }
-            .map(String.init).flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let socket = tmux.first.map(String.init).flatMap { $0.hasPrefix("/") ? $0 : nil }
         // Hooks fire in orders iOS never produces (a detach straight from active): an event the
         // state does not allow is skipped, never forced, so no hook can unlock anything.
         func apply(_ events: [LifecycleEvent], _ id: String) throws {
