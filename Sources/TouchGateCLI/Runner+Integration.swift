@@ -32,10 +32,8 @@ extension Runner {
                 bake.options.append(("--store-id", try store.storeID(), "the store's own id"))
                 bake.madeStore = store.createdByThisProcess
                 if let notice = newStoreNotice(store, forSnippet: true) { printError(notice) }
-            } catch let error as StoreError {
-                bake.storeProblem = error.description
-                printError("the snippet carries no store id: \(error.description)")
             } catch {
+                // A StoreError prints as its description.
                 bake.storeProblem = "\(error)"
                 printError("the snippet carries no store id: \(error)")
             }
