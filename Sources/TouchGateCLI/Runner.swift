@@ -159,11 +159,7 @@ package struct Runner {
 
     package func fail(_ message: String, _ code: ExitCode) -> ExitCode {
         printError(message)
-        if invocation.json {
-            writeLine(STDOUT_FILENO, JSONValue.object([
-                ("error", .string(message)), ("exitCode", .int(Int(code.rawValue))),
-            ]).rendered)
-        }
+        if invocation.json { printErrorObject(message, code) }
         return code
     }
 
