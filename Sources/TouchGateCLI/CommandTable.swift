@@ -199,19 +199,20 @@ public enum CommandTable {
 
     /// The exit statuses, in order, with their meanings (the man page's EXIT STATUS).
     public static let exitStatuses: [ExitStatusSpec] = [
-        ExitStatusSpec(.success, "0", "success", "success"),
-        ExitStatusSpec(.outcome, "1-11", "the outcome of the evaluation", "the outcome of an evaluation: the LAError code negated (1 authenticationFailed, "
+        ExitStatusSpec(.success, .success, "success", "success"),
+        ExitStatusSpec(.outcome, ExitCode(.authenticationFailed), through: .notInteractive, "the outcome of the evaluation",
+            "the outcome of an evaluation: the LAError code negated (1 authenticationFailed, "
             + "2 userCancel, 3 userFallback, 4 systemCancel, 5 passcodeNotSet, 6 biometryNotAvailable, 7 biometryNotEnrolled, "
             + "8 biometryLockout, 9 appCancel, 10 invalidContext), 11 notInteractive"),
-        ExitStatusSpec(.usage, "64", "usage error", "usage error: an unknown command or option, a missing or extra argument"),
-        ExitStatusSpec(.badValue, "65", "bad value", "bad value: a config value, an unknown config key or event, an event the session's "
+        ExitStatusSpec(.usage, .usage, "usage error", "usage error: an unknown command or option, a missing or extra argument"),
+        ExitStatusSpec(.badValue, .badValue, "bad value", "bad value: a config value, an unknown config key or event, an event the session's "
             + "state does not allow"),
-        ExitStatusSpec(.watcherMissing, "69", "the watcher is not installed",
+        ExitStatusSpec(.watcherMissing, .unavailable, "the watcher is not installed",
                        "(watch) the touchgate-watch executable is neither beside touchgate nor in ../libexec/touchgate/"),
-        ExitStatusSpec(.internalError, "70", "internal error", "internal error"),
-        ExitStatusSpec(.store, "74", "the store cannot be used", "the store cannot be used: unreadable, not a database, damaged, insecure, of a newer "
+        ExitStatusSpec(.internalError, .internalError, "internal error", "internal error"),
+        ExitStatusSpec(.store, .store, "the store cannot be used", "the store cannot be used: unreadable, not a database, damaged, insecure, of a newer "
             + "or foreign schema, or not the store --store-id names"),
-        ExitStatusSpec(.watcherRunning, "75", "a watcher already runs", "(watch) a watcher already runs for the user and store"),
+        ExitStatusSpec(.watcherRunning, .watcherRunning, "a watcher already runs", "(watch) a watcher already runs for the user and store"),
     ]
 
     // MARK: - Lookups
