@@ -6,12 +6,16 @@ import TouchGate
 /// `package`: `touchgate-watch` extends it with the watcher's loop (``watcherLoop``).
 package struct Runner {
     let invocation: Invocation
+    /// The command line ``invocation`` was parsed from (without the program name): what
+    /// `touchgate watch` hands on to `touchgate-watch` as it is.
+    let arguments: [String]
     let environment = ProcessEnvironment.current
     /// Set in `touchgate-watch` only: what `watch` runs there. Without it, `watch` execs that executable.
     package var watcherLoop: ((Runner) throws -> ExitCode)?
 
-    init(invocation: Invocation) {
+    init(invocation: Invocation, arguments: [String]) {
         self.invocation = invocation
+        self.arguments = arguments
     }
 
     mutating func run() -> ExitCode {

@@ -41,7 +41,7 @@ public enum TouchGateCommand {
             }
             return error.exitCode
         }
-        var runner = Runner(invocation: invocation)
+        var runner = Runner(invocation: invocation, arguments: arguments)
         runner.watcherLoop = watcherLoop
         return runner.run()
     }
