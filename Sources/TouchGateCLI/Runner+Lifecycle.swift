@@ -51,13 +51,17 @@ extension Runner {
         let (action, record) = try store.updateSession(id, user: name, recording: event) { record in
             (try record.lifecycle.handle(event, now: now, policy: policy), record)
         }
-        if action == .cancelPendingPrompt, let owner = record.promptOwner, owner.pid != getpid(), owner.isAlive {
-            // The prompting process ends its evaluation with appCancel; a gate on a terminal keeps holding it.
-            // Checked again just before: a pid whose start time no longer matches is another process.
-            kill(owner.pid, SIGUSR1)
-        }
+        if action == .cancelPendingPrompt { cancelPendingPrompt(of: record) }
         return record
     }
+}
+
+/// Signals the process prompting for `record`'s session, if another one does: it ends its
+/// evaluation with appCancel (SIGUSR1); a gate on a terminal keeps holding it. The owner is
+/// checked again just before: a pid whose start time no longer matches is another process.
+package func cancelPendingPrompt(of record: SessionRecord) {
+    guard let owner = record.promptOwner, owner.pid != getpid(), owner.isAlive else { return }
+    kill(owner.pid, SIGUSR1)
 }
 
 /// `tmux-<server pid>-$<session id>` from `$TMUX` (`socket,pid,session`), matching the tmux

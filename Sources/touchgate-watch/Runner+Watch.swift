@@ -140,12 +140,7 @@ extension Runner {
             if let sessions = try? store.sessions(user: name) { lockTmuxServers(uniqueSockets(sessions)) }
             throw error
         }
-        for session in done {
-            // Checked again just before: a pid whose start time no longer matches is another process.
-            if let owner = session.record.promptOwner, owner.pid != getpid(), owner.isAlive {
-                kill(owner.pid, SIGUSR1)
-            }
-        }
+        for session in done { cancelPendingPrompt(of: session.record) }
         lockTmuxServers(uniqueSockets(done.map(\.record)))
         return done.filter { $0.events.contains(.didEnterBackground) }.map(\.record.id)
     }
