@@ -13,6 +13,11 @@ extension Runner {
         SessionLifecycle.Policy(enabled: record.enabled, graceSeconds: configuration.graceSeconds)
     }
 
+    /// The relock policy of user `name`, as `store` has it now.
+    package func relockPolicy(store: Store, user name: String) throws -> SessionLifecycle.Policy {
+        relockPolicy(try store.user(name), try store.configuration(user: name))
+    }
+
     func requireSession(_ session: String?) throws -> String {
         guard let id = session ?? defaultSessionID() else {
             throw UsageError("no session: pass --session ID or set TOUCHGATE_SESSION")
@@ -46,7 +51,7 @@ extension Runner {
     /// Applies `event` to session `id` and carries out its action; throws on an invalid transition.
     @discardableResult
     func apply(_ event: LifecycleEvent, session id: String, store: Store, user name: String) throws -> SessionRecord {
-        let policy = relockPolicy(try store.user(name), try store.configuration(user: name))
+        let policy = try relockPolicy(store: store, user: name)
         let now = WallClock().now
         let (action, record) = try store.updateSession(id, user: name, recording: event) { record in
             (try record.lifecycle.handle(event, now: now, policy: policy), record)

@@ -78,7 +78,7 @@ extension Runner {
                         }
                     case .bringAllToForeground:
                         guard !backgrounded.isEmpty else { break }
-                        let policy = relockPolicy(try store.user(name), try store.configuration(user: name))
+                        let policy = try relockPolicy(store: store, user: name)
                         _ = try store.bringToForeground(backgrounded, user: name, policy: policy, now: WallClock().now)
                         backgrounded = []
                     case .scheduleReconnect(let delay):
@@ -133,7 +133,7 @@ extension Runner {
     private func sendAllToBackground(store: Store, user name: String) throws -> [String] {
         let done: [BackgroundedSession]
         do {
-            let policy = relockPolicy(try store.user(name), try store.configuration(user: name))
+            let policy = try relockPolicy(store: store, user: name)
             done = try store.sendAllToBackground(user: name, policy: policy, now: WallClock().now)
         } catch {
             // Nothing was marked (one transaction); still cover what can be covered, then fail.
