@@ -13,6 +13,8 @@ let sqliteLibraryPaths = Context.environment["TOUCHGATE_SHARED_SQLITE"] == "1"
 // backtraces symbolicated through dladdr, which touchgate does not ship); exporting none keeps
 // PAM modules from binding to touchgate's own symbols and the dynamic loader's tables small.
 let exportNothing = ["-Xlinker", "--no-export-dynamic"]
+// How both executables (touchgate, touchgate-watch) link: the same SQLite, C++ runtime and exports.
+let executableLinkerFlags = sqliteLibraryPaths + ["-L", staticCXXLibraryPath] + exportNothing
 // libdbus-1's headers (libdbus-1-dev): what `pkg-config --cflags dbus-1` names, found here rather
 // than through the CDBus target's `pkgConfig:`, because SwiftPM would then put pkg-config's
 // `-L/usr/lib/<triplet>` ahead of Linker/StaticSQLite and link the shared libsqlite3 after all.
@@ -70,14 +72,14 @@ let package = Package(
             name: "touchgate",
             dependencies: ["TouchGateCLI", "CProcessControl"],
             path: "Sources/touchgate",
-            linkerSettings: [.unsafeFlags(sqliteLibraryPaths + ["-L", staticCXXLibraryPath] + exportNothing)]
+            linkerSettings: [.unsafeFlags(executableLinkerFlags)]
         ),
         // `touchgate watch`'s own executable: `touchgate` execs it with the same arguments.
         .executableTarget(
             name: "touchgate-watch",
             dependencies: ["TouchGateCLI", "TouchGateWatch"],
             path: "Sources/touchgate-watch",
-            linkerSettings: [.unsafeFlags(sqliteLibraryPaths + ["-L", staticCXXLibraryPath] + exportNothing)]
+            linkerSettings: [.unsafeFlags(executableLinkerFlags)]
         ),
         // What both test targets share (a seeded generator); not part of any product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -1,10 +1,10 @@
 # The fingerprint rows of bench/run (`bench/run --fingerprint`), sourced by it after the build and
 # the PAM stacks: it uses $binary, $pam, $work, $root, $build, $started, use_pam, median, ms, ratio,
-# verdict, time_alternating, publish_table and fail from there. A real fingerprint stack without
-# hardware: a private system bus, polkit answered by python3-dbusmock, fprintd with libfprint's
-# virtual device (the set-up of Tests/TouchGateCLITests/Support/FingerprintReader.swift), and
-# pam_fprintd in the test stack `touchgate-fprintd` (max-tries=1). bench/fingerprint.py drives the
-# timed runs. How each row is measured: bench/RESULTS.md, "The fingerprint reader".
+# verdict, time_alternating, start_system_bus, publish_table and fail from there. A real fingerprint
+# stack without hardware: a private system bus, polkit answered by python3-dbusmock, fprintd with
+# libfprint's virtual device (the set-up of Tests/TouchGateCLITests/Support/FingerprintReader.swift),
+# and pam_fprintd in the test stack `touchgate-fprintd` (max-tries=1). bench/fingerprint.py drives
+# the timed runs. How each row is measured: bench/RESULTS.md, "The fingerprint reader".
 
 # Starts the bus, the polkit mock and fprintd in $work/fp, and enrolls the finger id `good` for
 # alice in fprintd (five paced scans, as fprintd-enroll wants them).
@@ -12,16 +12,10 @@ fingerprint_start() {
     local fp=$work/fp i
     mkdir -p "$fp/state"
     chmod 755 "$fp"
-    cat > "$fp/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig><type>system</type><listen>unix:path=$fp/bus</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/></policy></busconfig>
-CONF
-    export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$fp/bus
     fingerprint_device=$fp/vd.sock
     fingerprint_pids=()
-    dbus-daemon --config-file="$fp/bus.conf" --nofork & fingerprint_pids+=($!)
-    for i in $(seq 100); do [ -S "$fp/bus" ] && break; sleep 0.05; done
+    start_system_bus "$fp" "$fp/bus"
+    fingerprint_pids+=("$bus_pid")
     /usr/bin/python3 -m dbusmock --system --template polkitd > "$fp/polkit.log" 2>&1 & fingerprint_pids+=($!)
     for i in $(seq 100); do
         gdbus call --system -d org.freedesktop.PolicyKit1 -o /org/freedesktop/PolicyKit1/Authority \

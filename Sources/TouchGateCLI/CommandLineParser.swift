@@ -11,23 +11,23 @@ public enum CommandLineParser {
     struct Line {
         /// The arguments after the command's name (and subcommand).
         var arguments: [String] = []
-        /// Whether each option of ``CommandTable/allOptions`` was given, by its position there,
-        /// and its value (a repeated option keeps the last).
-        private var given = [Bool](repeating: false, count: CommandTable.allOptions.count)
-        private var givenValues = [String?](repeating: nil, count: CommandTable.allOptions.count)
+        /// The options given, in the order they stand on the command line (a repeated option
+        /// once each time), and beside each its value (`nil` for a flag).
+        private(set) var given: [OptionSpec] = []
+        private var values: [String?] = []
 
         mutating func record(_ option: OptionSpec, value: String?) {
-            guard let index = CommandTable.allOptions.firstIndex(of: option) else { return }
-            given[index] = true
-            givenValues[index] = value
+            given.append(option)
+            values.append(value)
         }
 
+        /// The value of `option`; a repeated option keeps the last.
         func value(_ option: OptionSpec) -> String? {
-            CommandTable.allOptions.firstIndex(of: option).flatMap { givenValues[$0] }
+            given.lastIndex(of: option).flatMap { values[$0] }
         }
 
         func has(_ option: OptionSpec) -> Bool {
-            CommandTable.allOptions.firstIndex(of: option).map { given[$0] } ?? false
+            given.contains(option)
         }
 
         /// The options of an evaluating command.
@@ -46,9 +46,6 @@ public enum CommandLineParser {
         }
     }
 
-    /// All command words, in the order help lists them.
-    public static var commandNames: [String] { CommandTable.commandWords }
-
     /// A problem met while splitting the words, reported once the command is known (so the
     /// message can name it and the usage line be the command's).
     private enum Problem {
@@ -59,7 +56,6 @@ public enum CommandLineParser {
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var line = Line()
-        var givenInOrder: [OptionSpec] = []
         var positionals: [String] = []
         var problem: Problem?
         var index = 0
@@ -87,7 +83,6 @@ public enum CommandLineParser {
                 if problem == nil { problem = .unknownOption(name) }
                 continue
             }
-            givenInOrder.append(option)
             if option.takesValue {
                 if let inlineValue {
                     line.record(option, value: inlineValue)
@@ -143,7 +138,7 @@ public enum CommandLineParser {
             throw UsageError("\(word): unknown subcommand '\(positionals[1].escapedForMessage)' (expected \(names))",
                              usage: usage)
         }
-        if let misplaced = givenInOrder.first(where: { !spec.accepts($0) }) {
+        if let misplaced = line.given.first(where: { !spec.accepts($0) }) {
             throw UsageError("option '\(misplaced.long)' does not apply to '\(spec.name)'", usage: usage)
         }
         line.arguments = Array(positionals.dropFirst(argumentStart))

@@ -120,7 +120,7 @@ extension CommandTable {
                 command)
                   commands=(
             \(commandWords.map { word in
-                "        " + zshQuoted(word + ":" + commands(withWord: word).map(\.summary).joined(separator: "; "))
+                "        " + shellQuoted(word + ":" + commands(withWord: word).map(\.summary).joined(separator: "; "))
             }.joined(separator: "\n"))
                   )
                   _describe -t commands 'touchgate command' commands && ret=0
@@ -139,7 +139,7 @@ extension CommandTable {
             script += """
                         \(word))
                           if (( CURRENT == 2 )); then
-                            subcommands=(\(group.map { zshQuoted(($0.subcommand ?? "") + ":" + $0.summary) }.joined(separator: " ")))
+                            subcommands=(\(group.map { shellQuoted(($0.subcommand ?? "") + ":" + $0.summary) }.joined(separator: " ")))
                             _describe -t commands '\(word) subcommand' subcommands && ret=0
                           else
                             shift words; (( CURRENT-- ))
@@ -172,7 +172,7 @@ extension CommandTable {
     /// `_arguments`' words for `command`: the global options, its options, its arguments.
     private static func zshArguments(_ command: CommandSpec) -> String {
         (["$global"] + command.options.map(zshOptionSpec) + command.arguments.enumerated().map { position, argument in
-            zshQuoted("\(position + 1):\(argument.optional ? ":" : "")\(argument.name):\(zshAction(argument.values))")
+            shellQuoted("\(position + 1):\(argument.optional ? ":" : "")\(argument.name):\(zshAction(argument.values))")
         }).joined(separator: " ")
     }
 
@@ -182,9 +182,9 @@ extension CommandTable {
         let description = "[" + option.help.replacingEvery("\\", with: "\\\\")
             .replacingEvery("[", with: "\\[").replacingEvery("]", with: "\\]") + "]"
         let value = option.valueName.map { ":\($0):\(zshAction(option.values))" } ?? ""
-        let suffix = zshQuoted((option.takesValue ? "=" : "") + description + value)
+        let suffix = shellQuoted((option.takesValue ? "=" : "") + description + value)
         guard let short = option.short else { return option.long + suffix }
-        return zshQuoted("(\(short) \(option.long))") + "{\(short),\(option.long)}" + suffix
+        return shellQuoted("(\(short) \(option.long))") + "{\(short),\(option.long)}" + suffix
     }
 
     private static func zshAction(_ values: CompletionValues) -> String {
@@ -195,10 +195,5 @@ extension CommandTable {
         case .users: "_users"
         default: "(" + (values.words ?? []).joined(separator: " ") + ")"
         }
-    }
-
-    /// `text` in single quotes for zsh.
-    private static func zshQuoted(_ text: String) -> String {
-        "'" + text.replacingEvery("'", with: "'\\''") + "'"
     }
 }

@@ -23,7 +23,7 @@ extension CommandTable {
     /// `touchgate help COMMAND`: the usage line, what it does, its options (and the global ones),
     /// the JSON keys it prints and its exit codes; `nil` for an unknown command.
     static func help(for topic: String) -> String? {
-        let matching = command(named: topic).map { [$0] } ?? commands(withWord: topic)
+        let matching = commands(matching: topic)
         guard !matching.isEmpty else { return nil }
         var parts: [String] = []
         for command in matching {

@@ -199,19 +199,20 @@ public enum CommandTable {
 
     /// The exit statuses, in order, with their meanings (the man page's EXIT STATUS).
     public static let exitStatuses: [ExitStatusSpec] = [
-        ExitStatusSpec(.success, "0", "success", "success"),
-        ExitStatusSpec(.outcome, "1-11", "the outcome of the evaluation", "the outcome of an evaluation: the LAError code negated (1 authenticationFailed, "
+        ExitStatusSpec(.success, .success, "success", "success"),
+        ExitStatusSpec(.outcome, ExitCode(.authenticationFailed), through: .notInteractive, "the outcome of the evaluation",
+            "the outcome of an evaluation: the LAError code negated (1 authenticationFailed, "
             + "2 userCancel, 3 userFallback, 4 systemCancel, 5 passcodeNotSet, 6 biometryNotAvailable, 7 biometryNotEnrolled, "
             + "8 biometryLockout, 9 appCancel, 10 invalidContext), 11 notInteractive"),
-        ExitStatusSpec(.usage, "64", "usage error", "usage error: an unknown command or option, a missing or extra argument"),
-        ExitStatusSpec(.badValue, "65", "bad value", "bad value: a config value, an unknown config key or event, an event the session's "
+        ExitStatusSpec(.usage, .usage, "usage error", "usage error: an unknown command or option, a missing or extra argument"),
+        ExitStatusSpec(.badValue, .badValue, "bad value", "bad value: a config value, an unknown config key or event, an event the session's "
             + "state does not allow"),
-        ExitStatusSpec(.watcherMissing, "69", "the watcher is not installed",
+        ExitStatusSpec(.watcherMissing, .unavailable, "the watcher is not installed",
                        "(watch) the touchgate-watch executable is neither beside touchgate nor in ../libexec/touchgate/"),
-        ExitStatusSpec(.internalError, "70", "internal error", "internal error"),
-        ExitStatusSpec(.store, "74", "the store cannot be used", "the store cannot be used: unreadable, not a database, damaged, insecure, of a newer "
+        ExitStatusSpec(.internalError, .internalError, "internal error", "internal error"),
+        ExitStatusSpec(.store, .store, "the store cannot be used", "the store cannot be used: unreadable, not a database, damaged, insecure, of a newer "
             + "or foreign schema, or not the store --store-id names"),
-        ExitStatusSpec(.watcherRunning, "75", "a watcher already runs", "(watch) a watcher already runs for the user and store"),
+        ExitStatusSpec(.watcherRunning, .watcherRunning, "a watcher already runs", "(watch) a watcher already runs for the user and store"),
     ]
 
     // MARK: - Lookups
@@ -233,6 +234,12 @@ public enum CommandTable {
         commands.filter { $0.word == word }
     }
 
+    /// What `help TOPIC` and a usage line name: the command named `topic` (`config get`), else
+    /// every command whose first word it is (`config`); empty for no command.
+    static func commands(matching topic: String) -> [CommandSpec] {
+        command(named: topic).map { [$0] } ?? commands(withWord: topic)
+    }
+
     /// The option spelled `spelling` (`-S`, `--stdin`), among all options of the table.
     ///
     /// A search of a short array: the gate's fast path parses before every prompt, and a
@@ -248,7 +255,7 @@ public enum CommandTable {
 
     /// `usage: touchgate [options] …` for the command(s) whose first word (or name) is `word`.
     static func usageLine(of word: String) -> String {
-        let matching = command(named: word).map { [$0] } ?? commands(withWord: word)
+        let matching = commands(matching: word)
         guard !matching.isEmpty else { return generalUsage }
         return "usage: touchgate [options] " + matching.map(\.synopsis).joined(separator: " | ")
     }
@@ -273,7 +280,7 @@ public enum CommandTable {
     }
 
     private static func helpTopic(_ name: String) throws(UsageError) -> String {
-        guard commandWords.contains(name) || command(named: name) != nil else {
+        guard !commands(matching: name).isEmpty else {
             throw UsageError("help: unknown command '\(name.escapedForMessage)' (see touchgate --help)",
                              usage: usageLine(of: "help"))
         }

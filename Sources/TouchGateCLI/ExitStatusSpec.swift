@@ -6,15 +6,17 @@ public struct ExitStatusSpec: Sendable {
     }
 
     public let kind: Kind
-    /// `64`, or `1-11` for the outcomes.
+    /// `64`, or `1-11` for the outcomes: from the ``ExitCode`` values, so the table cannot
+    /// name another number than the one the process exits with.
     public let code: String
     /// A few words, for `help COMMAND`: "usage error".
     public let brief: String
     public let meaning: String
 
-    init(_ kind: Kind, _ code: String, _ brief: String, _ meaning: String) {
+    /// `status`, or `status` through `last` for a range of them.
+    init(_ kind: Kind, _ status: ExitCode, through last: ExitCode? = nil, _ brief: String, _ meaning: String) {
         self.kind = kind
-        self.code = code
+        code = "\(status.rawValue)" + (last.map { "-\($0.rawValue)" } ?? "")
         self.brief = brief
         self.meaning = meaning
     }

@@ -69,8 +69,7 @@ extension Runner {
             }
         }
         func event(_ event: LifecycleEvent) throws {
-            let policy = SessionLifecycle.Policy(enabled: try store.user(user).enabled,
-                                                 graceSeconds: try store.configuration(user: user).graceSeconds)
+            let policy = try relockPolicy(store: store, user: user)
             let record = try store.updateSession(session, user: user) { record in
                 _ = try record.lifecycle.handle(event, now: WallClock().now, policy: policy)
                 return record

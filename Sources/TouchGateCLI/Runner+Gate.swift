@@ -44,7 +44,7 @@ extension Runner {
         let gate = Gate(store: store, session: id, context: context, scripted: invocation.answersFromStandardInput)
         let end: GateEnd
         do {
-            let cover = GateCover(runner: self, user: name, session: id, prompts: prompts,
+            let cover = GateCover(header: header(user: name, session: id), prompts: prompts,
                                   scripted: invocation.answersFromStandardInput, interrupter: context.interrupter)
             defer { cover.release() }
             end = try gate.run(on: cover)
@@ -63,7 +63,7 @@ extension Runner {
             return ExitCode(.notInteractive)
         }
         let interrupter = Interrupter()
-        let cover = GateCover(runner: self, user: name, session: session, prompts: prompts, scripted: scripted,
+        let cover = GateCover(header: header(user: name, session: session), prompts: prompts, scripted: scripted,
                               interrupter: interrupter)
         defer { cover.release() }
         let gate = OfflineGate(user: name, session: session, checker: credentialChecker, prompts: prompts,
@@ -98,18 +98,15 @@ extension Runner {
 /// The gate's hold on the terminal: the cover, the signal dispositions, the drawing and the
 /// waits (``GateScreen``); what the gate does and when it ends is ``Gate``'s.
 final class GateCover: GateScreen {
-    let runner: Runner
-    let user: String
-    let session: String
+    /// The lines above everything the gate shows (``Runner/header(user:session:)``), read once.
+    private let header: [String]
     let scripted: Bool
     let interrupter: Interrupter
     private let cover: TerminalCover?
     private let prompts: any PromptSource
 
-    init(runner: Runner, user: String, session: String, prompts: any PromptSource, scripted: Bool, interrupter: Interrupter) {
-        self.runner = runner
-        self.user = user
-        self.session = session
+    init(header: [String], prompts: any PromptSource, scripted: Bool, interrupter: Interrupter) {
+        self.header = header
         self.scripted = scripted
         self.interrupter = interrupter
         self.prompts = prompts
@@ -124,8 +121,6 @@ final class GateCover: GateScreen {
             cover?.engage()
         }
     }
-
-    private var header: [String] { runner.header(user: user, session: session) }
 
     /// Draws `lines` on the cover (or on standard error with `-S`); the `notice` comes with the
     /// next prompt, so a notice such as "type again" shows only once the prompt reads.

@@ -32,10 +32,8 @@ extension Runner {
                 bake.options.append(("--store-id", try store.storeID(), "the store's own id"))
                 bake.madeStore = store.createdByThisProcess
                 if let notice = newStoreNotice(store, forSnippet: true) { printError(notice) }
-            } catch let error as StoreError {
-                bake.storeProblem = error.description
-                printError("the snippet carries no store id: \(error.description)")
             } catch {
+                // A StoreError prints as its description.
                 bake.storeProblem = "\(error)"
                 printError("the snippet carries no store id: \(error)")
             }
@@ -132,11 +130,12 @@ extension Runner {
     func tmuxHook(_ hook: TmuxHook, client: String, session tmuxSession: String?) throws -> ExitCode {
         let store = try openStore()
         let name = try user
-        let server = environment["TMUX"].flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst().first }
+        // $TMUX is SOCKET,PID,SESSION: the server's pid names the sessions, and its socket is what
+        // `touchgate watch` locks the clients through.
+        let tmux = environment["TMUX"].map { $0.split(separator: ",", omittingEmptySubsequences: false) } ?? []
+        let server = tmux.dropFirst().first
         func sessionID(_ tmuxID: String) -> String { "tmux-\(server ?? "0")-\(tmuxID)" }
-        // The server's socket (the first field of $TMUX), for `touchgate watch` to lock its clients.
-        let socket = environment["TMUX"].flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).first }
-            .map(String.init).flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let socket = tmux.first.map(String.init).flatMap { $0.hasPrefix("/") ? $0 : nil }
         // Hooks fire in orders iOS never produces (a detach straight from active): an event the
         // state does not allow is skipped, never forced, so no hook can unlock anything.
         func apply(_ events: [LifecycleEvent], _ id: String) throws {

@@ -13,6 +13,11 @@ extension Runner {
         SessionLifecycle.Policy(enabled: record.enabled, graceSeconds: configuration.graceSeconds)
     }
 
+    /// The relock policy of user `name`, as `store` has it now.
+    package func relockPolicy(store: Store, user name: String) throws -> SessionLifecycle.Policy {
+        relockPolicy(try store.user(name), try store.configuration(user: name))
+    }
+
     func requireSession(_ session: String?) throws -> String {
         guard let id = session ?? defaultSessionID() else {
             throw UsageError("no session: pass --session ID or set TOUCHGATE_SESSION")
@@ -46,18 +51,22 @@ extension Runner {
     /// Applies `event` to session `id` and carries out its action; throws on an invalid transition.
     @discardableResult
     func apply(_ event: LifecycleEvent, session id: String, store: Store, user name: String) throws -> SessionRecord {
-        let policy = relockPolicy(try store.user(name), try store.configuration(user: name))
+        let policy = try relockPolicy(store: store, user: name)
         let now = WallClock().now
         let (action, record) = try store.updateSession(id, user: name, recording: event) { record in
             (try record.lifecycle.handle(event, now: now, policy: policy), record)
         }
-        if action == .cancelPendingPrompt, let owner = record.promptOwner, owner.pid != getpid(), owner.isAlive {
-            // The prompting process ends its evaluation with appCancel; a gate on a terminal keeps holding it.
-            // Checked again just before: a pid whose start time no longer matches is another process.
-            kill(owner.pid, SIGUSR1)
-        }
+        if action == .cancelPendingPrompt { cancelPendingPrompt(of: record) }
         return record
     }
+}
+
+/// Signals the process prompting for `record`'s session, if another one does: it ends its
+/// evaluation with appCancel (SIGUSR1); a gate on a terminal keeps holding it. The owner is
+/// checked again just before: a pid whose start time no longer matches is another process.
+package func cancelPendingPrompt(of record: SessionRecord) {
+    guard let owner = record.promptOwner, owner.pid != getpid(), owner.isAlive else { return }
+    kill(owner.pid, SIGUSR1)
 }
 
 /// `tmux-<server pid>-$<session id>` from `$TMUX` (`socket,pid,session`), matching the tmux

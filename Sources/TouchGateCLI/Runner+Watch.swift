@@ -31,7 +31,7 @@ extension Runner {
             return fail("touchgate watch needs \(Self.watcherName), which is neither in \(directory.escapedForMessage) "
                         + "nor in \((directory + "/../libexec/touchgate").escapedForMessage)", .unavailable)
         }
-        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + commandLineArguments()).map { strdup($0) } + [nil]
+        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         execv(path, &argv)
         return fail("cannot run \(path.escapedForMessage): \(String(cString: strerror(errno)))", .unavailable)

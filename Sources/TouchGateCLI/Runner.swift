@@ -6,12 +6,16 @@ import TouchGate
 /// `package`: `touchgate-watch` extends it with the watcher's loop (``watcherLoop``).
 package struct Runner {
     let invocation: Invocation
+    /// The command line ``invocation`` was parsed from (without the program name): what
+    /// `touchgate watch` hands on to `touchgate-watch` as it is.
+    let arguments: [String]
     let environment = ProcessEnvironment.current
     /// Set in `touchgate-watch` only: what `watch` runs there. Without it, `watch` execs that executable.
     package var watcherLoop: ((Runner) throws -> ExitCode)?
 
-    init(invocation: Invocation) {
+    init(invocation: Invocation, arguments: [String]) {
         self.invocation = invocation
+        self.arguments = arguments
     }
 
     mutating func run() -> ExitCode {
@@ -159,11 +163,7 @@ package struct Runner {
 
     package func fail(_ message: String, _ code: ExitCode) -> ExitCode {
         printError(message)
-        if invocation.json {
-            writeLine(STDOUT_FILENO, JSONValue.object([
-                ("error", .string(message)), ("exitCode", .int(Int(code.rawValue))),
-            ]).rendered)
-        }
+        if invocation.json { printErrorObject(message, code) }
         return code
     }
 

@@ -37,13 +37,11 @@ public enum TouchGateCommand {
             if let usage = error.usage { writeLine(STDERR_FILENO, TerminalText.sanitized(usage)) }
             // The command line did not parse, but a `--json` on it still gets its JSON object.
             if arguments.prefix(while: { $0 != "--" }).contains("--json") {
-                writeLine(STDOUT_FILENO, JSONValue.object([
-                    ("error", .string(error.message)), ("exitCode", .int(Int(error.exitCode.rawValue))),
-                ]).rendered)
+                printErrorObject(error.message, error.exitCode)
             }
             return error.exitCode
         }
-        var runner = Runner(invocation: invocation)
+        var runner = Runner(invocation: invocation, arguments: arguments)
         runner.watcherLoop = watcherLoop
         return runner.run()
     }
@@ -53,6 +51,13 @@ public enum TouchGateCommand {
 /// (a message may quote a path, a PAM module's text or a value from the command line).
 package func printError(_ message: String) {
     writeLine(STDERR_FILENO, TerminalText.sanitized("touchgate: " + message))
+}
+
+/// The JSON object a failure prints on standard output under `--json`: `{"error", "exitCode"}`.
+func printErrorObject(_ message: String, _ code: ExitCode) {
+    writeLine(STDOUT_FILENO, JSONValue.object([
+        ("error", .string(message)), ("exitCode", .int(Int(code.rawValue))),
+    ]).rendered)
 }
 
 func writeLine(_ descriptor: Int32, _ text: String) {

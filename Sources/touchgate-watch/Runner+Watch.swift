@@ -3,16 +3,6 @@ import TouchGate
 import TouchGateCLI
 import TouchGateWatch
 
-// The write end of the watcher's signal pipe; a signal handler can only reach a global.
-nonisolated(unsafe) private var watchSignalDescriptor: Int32 = -1
-
-private let watchSignalHandler: @convention(c) (Int32) -> Void = { _ in
-    var byte: UInt8 = 1
-    let saved = errno
-    _ = write(watchSignalDescriptor, &byte, 1)
-    errno = saved
-}
-
 extension Runner {
     /// `touchgate watch` (in `touchgate-watch`): follows logind on the system bus and sends every
     /// session of the user to the background, locked, when the machine is about to sleep or the
@@ -36,25 +26,13 @@ extension Runner {
         // user) watches the invoking user's sessions.
         let uid = getpwnam(name).map { $0.pointee.pw_uid } ?? geteuid()
 
-        var pipeDescriptors: [Int32] = [-1, -1]
-        guard pipe(&pipeDescriptors) == 0 else {
+        // SIGTERM, SIGINT and SIGHUP wake the poll below through the interrupter's pipe; which
+        // one came does not matter, each ends the watcher.
+        let signals = Interrupter()
+        guard signals.fileDescriptor >= 0 else {
             return fail("cannot make a pipe: \(String(cString: strerror(errno)))", .internalError)
         }
-        for descriptor in pipeDescriptors {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        }
-        watchSignalDescriptor = pipeDescriptors[1]
-        for signal in [SIGTERM, SIGINT, SIGHUP] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = watchSignalHandler
-            sigemptyset(&action.sa_mask)
-            sigaction(signal, &action, nil)
-        }
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblocked, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        SignalRelay.install([SIGTERM, SIGINT, SIGHUP], to: signals)
         // A write to a bus that went away must be an error, not a death.
         signal(SIGPIPE, SIG_IGN)
 
@@ -100,7 +78,7 @@ extension Runner {
                         }
                     case .bringAllToForeground:
                         guard !backgrounded.isEmpty else { break }
-                        let policy = relockPolicy(try store.user(name), try store.configuration(user: name))
+                        let policy = try relockPolicy(store: store, user: name)
                         _ = try store.bringToForeground(backgrounded, user: name, policy: policy, now: WallClock().now)
                         backgrounded = []
                     case .scheduleReconnect(let delay):
@@ -129,7 +107,7 @@ extension Runner {
                     continue
                 }
             }
-            var descriptors = [pollfd(fd: pipeDescriptors[0], events: Int16(POLLIN), revents: 0)]
+            var descriptors = [pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)]
             if let connection { descriptors.append(pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             let timeout = reconnectAt.map { Int32(clamping: Int(max(0, ($0 - monotonicSeconds()) * 1000).rounded(.up))) } ?? -1
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
@@ -137,8 +115,7 @@ extension Runner {
                 return fail("poll failed: \(String(cString: strerror(errno)))", .internalError)
             }
             if descriptors[0].revents & Int16(POLLIN) != 0 {
-                var byte: UInt8 = 0
-                while read(pipeDescriptors[0], &byte, 1) > 0 {}
+                _ = signals.pending
                 inputs.append(.terminate)
                 continue
             }
@@ -156,19 +133,14 @@ extension Runner {
     private func sendAllToBackground(store: Store, user name: String) throws -> [String] {
         let done: [BackgroundedSession]
         do {
-            let policy = relockPolicy(try store.user(name), try store.configuration(user: name))
+            let policy = try relockPolicy(store: store, user: name)
             done = try store.sendAllToBackground(user: name, policy: policy, now: WallClock().now)
         } catch {
             // Nothing was marked (one transaction); still cover what can be covered, then fail.
             if let sessions = try? store.sessions(user: name) { lockTmuxServers(uniqueSockets(sessions)) }
             throw error
         }
-        for session in done {
-            // Checked again just before: a pid whose start time no longer matches is another process.
-            if let owner = session.record.promptOwner, owner.pid != getpid(), owner.isAlive {
-                kill(owner.pid, SIGUSR1)
-            }
-        }
+        for session in done { cancelPendingPrompt(of: session.record) }
         lockTmuxServers(uniqueSockets(done.map(\.record)))
         return done.filter { $0.events.contains(.didEnterBackground) }.map(\.record.id)
     }
