@@ -61,12 +61,7 @@ public final class TerminalPrompts: PromptSource {
     public func hold() {
         guard !holding, tcgetattr(fileDescriptor, &saved) == 0 else { return }
         holding = true
-        var modes = saved
-        modes.c_lflag &= ~tcflag_t(ECHO | ECHOE | ECHOK | ECHONL | ICANON)
-        withUnsafeMutableBytes(of: &modes.c_cc) { characters in
-            characters[Int(VMIN)] = 1
-            characters[Int(VTIME)] = 0
-        }
+        var modes = saved.lineEditingModes(keepingSignalKeys: true)
         tcsetattr(fileDescriptor, TCSAFLUSH, &modes)
         let state = HeldTerminal.shared
         state.pointee.original = saved
