@@ -142,7 +142,13 @@ public final class AuthContext: @unchecked Sendable {
     public func evaluateSynchronously(_ policy: AuthPolicy, reason: String) throws {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let configuration = try store.configuration(user: user)
-        let record = try store.user(user)
+        try evaluateSynchronously(policy, reason: reason, configuration: configuration, record: try store.user(user))
+    }
+
+    /// ``evaluateSynchronously(_:reason:)`` with the user's settings and record as the caller
+    /// read them just now (the gate, which draws them in its status before each evaluation).
+    func evaluateSynchronously(_ policy: AuthPolicy, reason: String, configuration: Configuration, record: UserRecord) throws {
+        if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let settings = state.withLock { $0 }
         let window = settings.reuseDuration ?? Double(configuration.reuseSeconds)
         if window > 0, let lastSuccess = record.lastSuccess, store.clock.now - lastSuccess < window,
