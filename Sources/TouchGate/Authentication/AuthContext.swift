@@ -91,9 +91,6 @@ public final class AuthContext: @unchecked Sendable {
         set { state.withLock { $0.remoteHost = newValue } }
     }
 
-    /// Why the biometric factor is not available in a remote session, for messages.
-    var remoteSessionDetail: String? { EvaluationStateMachine.remoteSessionDetail(remoteHost) }
-
     /// An opaque value that changes whenever the biometric enrollment changes; `nil` when not enrolled.
     public var domainState: String? {
         get throws(StoreError) { try store.user(user).domainState }
@@ -125,9 +122,7 @@ public final class AuthContext: @unchecked Sendable {
         let biometric = biometricAvailability(configuration: configuration, record: record)
         switch policy {
         case .biometrics:
-            if let biometric {
-                throw AuthError(biometric, detail: biometric == .biometryNotAvailable ? remoteSessionDetail : nil)
-            }
+            if let biometric { throw EvaluationStateMachine.biometricError(biometric, remoteHost: remoteHost) }
         case .deviceOwner:
             if biometric == nil { return }
             guard checker.serviceExists(configuration.passcodeService) else { throw AuthError(.passcodeNotSet) }
