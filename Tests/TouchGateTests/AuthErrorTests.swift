@@ -57,13 +57,12 @@ internal import CPAM
     ])
     func pamStatusMapsToOutcome(status: Int32, factor: Factor, code: AuthError.Code) {
         #expect(PAMOutcome(status: status).errorCode(for: factor) == code)
-        #expect(AuthError(PAMOutcome(status: status), factor: factor)?.code == code)
     }
 
     @Test func successMapsToNoError() {
         #expect(PAMOutcome(status: PAM_SUCCESS) == .success)
-        #expect(AuthError(PAMOutcome(status: PAM_SUCCESS), factor: .passcode) == nil)
-        #expect(AuthError(PAMOutcome(status: PAM_SUCCESS), factor: .biometric) == nil)
+        #expect(PAMOutcome(status: PAM_SUCCESS).errorCode(for: .passcode) == nil)
+        #expect(PAMOutcome(status: PAM_SUCCESS).errorCode(for: .biometric) == nil)
     }
 
     /// Each status is read into one case; a status no case names fails closed, keeping the raw value.

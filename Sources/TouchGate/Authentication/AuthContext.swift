@@ -91,9 +91,6 @@ public final class AuthContext: @unchecked Sendable {
         set { state.withLock { $0.remoteHost = newValue } }
     }
 
-    /// Why the biometric factor is not available in a remote session, for messages.
-    var remoteSessionDetail: String? { EvaluationStateMachine.remoteSessionDetail(remoteHost) }
-
     /// An opaque value that changes whenever the biometric enrollment changes; `nil` when not enrolled.
     public var domainState: String? {
         get throws(StoreError) { try store.user(user).domainState }
@@ -125,9 +122,7 @@ public final class AuthContext: @unchecked Sendable {
         let biometric = biometricAvailability(configuration: configuration, record: record)
         switch policy {
         case .biometrics:
-            if let biometric {
-                throw AuthError(biometric, detail: biometric == .biometryNotAvailable ? remoteSessionDetail : nil)
-            }
+            if let biometric { throw EvaluationStateMachine.biometricError(biometric, remoteHost: remoteHost) }
         case .deviceOwner:
             if biometric == nil { return }
             guard checker.serviceExists(configuration.passcodeService) else { throw AuthError(.passcodeNotSet) }
@@ -142,7 +137,13 @@ public final class AuthContext: @unchecked Sendable {
     public func evaluateSynchronously(_ policy: AuthPolicy, reason: String) throws {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let configuration = try store.configuration(user: user)
-        let record = try store.user(user)
+        try evaluateSynchronously(policy, reason: reason, configuration: configuration, record: try store.user(user))
+    }
+
+    /// ``evaluateSynchronously(_:reason:)`` with the user's settings and record as the caller
+    /// read them just now (the gate, which draws them in its status before each evaluation).
+    func evaluateSynchronously(_ policy: AuthPolicy, reason: String, configuration: Configuration, record: UserRecord) throws {
+        if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let settings = state.withLock { $0 }
         let window = settings.reuseDuration ?? Double(configuration.reuseSeconds)
         if window > 0, let lastSuccess = record.lastSuccess, store.clock.now - lastSuccess < window,

@@ -14,6 +14,17 @@ public struct CredentialCheckResult: Sendable, Equatable {
     public var started: Bool { outcome != .notStarted }
 }
 
+extension CredentialCheckResult {
+    /// The stack's `outcome` with what `conversation` recorded: how both checkers, in process
+    /// (``PAMCredentialChecker``) and in the worker (``WorkerCredentialChecker``), report a check.
+    init(_ outcome: PAMOutcome, conversation: Conversation) {
+        self.init(
+            outcome: outcome, submittedAnswer: conversation.submittedAnswer, fallbackChosen: conversation.fallbackChosen,
+            interruption: conversation.interruption, endOfInput: conversation.endOfInput,
+            notInteractive: conversation.notInteractive, invalidAnswer: conversation.invalidAnswer)
+    }
+}
+
 /// Checks one credential for one user against one named stack.
 ///
 /// The implementation users run is ``PAMCredentialChecker``; the protocol exists so the

@@ -143,9 +143,14 @@ public struct EvaluationStateMachine: Sendable {
         return nil
     }
 
-    /// Why the biometric factor is not available in a remote session, for messages.
-    public static func remoteSessionDetail(_ remoteHost: String?) -> String? {
-        remoteHost.map { "This is a remote session (from \($0)): the biometric factor of this machine is not available." }
+    /// The error of a biometric factor that cannot be used (`code`, from
+    /// ``biometricAvailability(record:configuration:remoteHost:stackExists:)`` or a try): in a
+    /// remote session, `biometryNotAvailable` says why.
+    public static func biometricError(_ code: AuthError.Code, remoteHost: String?) -> AuthError {
+        let detail = code == .biometryNotAvailable
+            ? remoteHost.map { "This is a remote session (from \($0)): the biometric factor of this machine is not available." }
+            : nil
+        return AuthError(code, detail: detail)
     }
 
     // MARK: - Inputs
@@ -327,8 +332,7 @@ public struct EvaluationStateMachine: Sendable {
         case .exhausted:
             return .finish(AuthError(.authenticationFailed), audit: nil)
         case .unavailable(let code):
-            let detail = code == .biometryNotAvailable ? Self.remoteSessionDetail(snapshot?.remoteHost) : nil
-            return .finish(AuthError(code, detail: detail), audit: audit ? .biometric : nil)
+            return .finish(Self.biometricError(code, remoteHost: snapshot?.remoteHost), audit: audit ? .biometric : nil)
         }
     }
 

@@ -87,9 +87,14 @@ public final class Gate {
             case .evaluate(let notice, let clearInterruption):
                 if clearInterruption { context.interrupter.clear() }
                 if screen.terminalGone { action = machine.terminalGone(); continue }
-                screen.showStatus(try status(), notice: notice)
+                // Read once, for the status drawn and the evaluation that follows it.
+                let record = try store.user(user)
+                let configuration = try store.configuration(user: user)
+                screen.showStatus(GateStatus(user: user, session: session, record: record, configuration: configuration,
+                                             remoteHost: context.remoteHost, now: store.clock.now), notice: notice)
                 do {
-                    try context.evaluateSynchronously(.deviceOwner, reason: "unlock session \(session.escapedForMessage)")
+                    try context.evaluateSynchronously(.deviceOwner, reason: "unlock session \(session.escapedForMessage)",
+                                                      configuration: configuration, record: record)
                     action = machine.evaluationEnded(nil)
                 } catch let error as AuthError {
                     action = machine.evaluationEnded(error, terminalGone: screen.terminalGone)

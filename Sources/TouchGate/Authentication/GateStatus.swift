@@ -17,7 +17,12 @@ public struct GateStatus: Sendable, Equatable {
     /// The status read from the store.
     public static func read(store: Store, user: String, session: String, remoteHost: String?) throws -> GateStatus {
         let record = try store.user(user)
-        let configuration = try store.configuration(user: user)
+        return GateStatus(user: user, session: session, record: record, configuration: try store.configuration(user: user),
+                          remoteHost: remoteHost, now: store.clock.now)
+    }
+
+    /// The status of `user` (whose record is `record`) under `configuration`, at `now`.
+    init(user: String, session: String, record: UserRecord, configuration: Configuration, remoteHost: String?, now: Double) {
         let lockout = LockoutPolicy(configuration: configuration)
         var lines: [String] = []
         if let host = remoteHost {
@@ -32,10 +37,10 @@ public struct GateStatus: Sendable, Equatable {
             lines.append("  Press Enter at the biometric prompt to use the passcode instead.")
         }
         if let wait = lockout.passcodeRetryAfter(
-            failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: store.clock.now) {
+            failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: now) {
             lines.append("  Too many wrong passcodes: next try in \(wait) s.")
         }
         lines.append("")
-        return GateStatus(user: user, session: session, lines: lines)
+        self.init(user: user, session: session, lines: lines)
     }
 }

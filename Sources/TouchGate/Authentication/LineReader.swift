@@ -27,7 +27,7 @@ final class LineReader {
                     overlong = true
                 }
                 pending.removeFirst(newline + 1)
-                return finish(overlong: overlong || line.count > Self.maximumLineLength)
+                return finish(overlong: overlong)
             }
             if !held.isEmpty {
                 if !overlong, line.append(contentsOf: UnsafeRawBufferPointer(held)) < held.count { overlong = true }
@@ -99,9 +99,17 @@ final class LineReader {
         return .nothing
     }
 
-    private func finish(overlong: Bool) -> PromptAnswer {
-        if overlong { return .invalid("the answer is longer than \(Self.maximumLineLength) bytes") }
+    /// Why `line` cannot be an answer, or `nil` when it can: longer than ``maximumLineLength``
+    /// (or found `overlong` while it was read), or holding a NUL byte. The one rule for `-S`
+    /// lines and for lines typed at the terminal (``TerminalPrompts``).
+    static func refusal(of line: LockedBuffer, overlong: Bool) -> PromptAnswer? {
+        if overlong || line.count > maximumLineLength { return .invalid("the answer is longer than \(maximumLineLength) bytes") }
         if line.bytes.contains(0) { return .invalid("the answer contains a NUL byte") }
+        return nil
+    }
+
+    private func finish(overlong: Bool) -> PromptAnswer {
+        if let refusal = Self.refusal(of: line, overlong: overlong) { return refusal }
         if line.bytes.last == 0x0D { line.removeLast() }
         return .answer(line.copy())
     }

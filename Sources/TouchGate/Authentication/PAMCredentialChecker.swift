@@ -78,14 +78,6 @@ public struct PAMCredentialChecker: CredentialChecker {
             pam_end(handle, status)
             outcome = PAMOutcome(status: status)
         }
-        return CredentialCheckResult(
-            outcome: outcome,
-            submittedAnswer: conversation.submittedAnswer,
-            fallbackChosen: conversation.fallbackChosen,
-            interruption: conversation.interruption,
-            endOfInput: conversation.endOfInput,
-            notInteractive: conversation.notInteractive,
-            invalidAnswer: conversation.invalidAnswer
-        )
+        return CredentialCheckResult(outcome, conversation: conversation)
     }
 }

@@ -61,12 +61,7 @@ public final class TerminalPrompts: PromptSource {
     public func hold() {
         guard !holding, tcgetattr(fileDescriptor, &saved) == 0 else { return }
         holding = true
-        var modes = saved
-        modes.c_lflag &= ~tcflag_t(ECHO | ECHOE | ECHOK | ECHONL | ICANON)
-        withUnsafeMutableBytes(of: &modes.c_cc) { characters in
-            characters[Int(VMIN)] = 1
-            characters[Int(VTIME)] = 0
-        }
+        var modes = saved.lineEditingModes(keepingSignalKeys: true)
         tcsetattr(fileDescriptor, TCSAFLUSH, &modes)
         let state = HeldTerminal.shared
         state.pointee.original = saved
@@ -183,8 +178,7 @@ public final class TerminalPrompts: PromptSource {
             switch byte {
             case 0x0A, 0x0D:
                 writeAll(fileDescriptor, "\n")
-                if overlong || line.count > LineReader.maximumLineLength { return .invalid("the answer is longer than \(LineReader.maximumLineLength) bytes") }
-                if line.bytes.contains(0) { return .invalid("the answer contains a NUL byte") }
+                if let refusal = LineReader.refusal(of: line, overlong: overlong) { return refusal }
                 return .answer(line.copy())
             case _ where Keys.matches(byte, keys.interrupt) || Keys.matches(byte, keys.quit)
                 || Keys.matches(byte, keys.suspend):
@@ -319,7 +313,7 @@ extension TerminalPrompts: WaitingInput {
             switch byte {
             case 0x0A, 0x0D:
                 if line.count == 0 { return .empty }
-                if keepText, line.count <= LineReader.maximumLineLength, !line.bytes.contains(0) {
+                if keepText, LineReader.refusal(of: line, overlong: false) == nil {
                     typedDuringWait = true
                     return .text
                 }

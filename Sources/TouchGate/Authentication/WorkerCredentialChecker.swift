@@ -46,11 +46,7 @@ public struct WorkerCredentialChecker: CredentialChecker {
     ) -> CredentialCheckResult {
         let conversation = Conversation(prompts: prompts, interrupter: interrupter, emptyAnswerIsFallback: emptyAnswerIsFallback)
         func result(_ outcome: PAMOutcome) -> CredentialCheckResult {
-            CredentialCheckResult(
-                outcome: outcome, submittedAnswer: conversation.submittedAnswer,
-                fallbackChosen: conversation.fallbackChosen, interruption: conversation.interruption,
-                endOfInput: conversation.endOfInput, notInteractive: conversation.notInteractive,
-                invalidAnswer: conversation.invalidAnswer)
+            CredentialCheckResult(outcome, conversation: conversation)
         }
         let waiting = (emptyAnswerIsFallback ? prompts as? WaitingInput : nil)
         var machine = BiometricWaitStateMachine(inputWatchable: waiting != nil, typedLineIsPasscode: typedLineIsPasscode)

@@ -21,15 +21,16 @@ struct EmbeddedSchemaObject: Equatable, Sendable {
 /// that records a version this binary does not know is refused rather than touched.
 struct DatabaseMigrator: Sendable {
     /// The migrations this binary carries, from `migrations/` at build time.
-    static let embedded = DatabaseMigrator(migrations: embeddedMigrations, isEmbedded: true)
+    static let embedded = DatabaseMigrator(migrations: embeddedMigrations, builtSchema: embeddedSchema)
 
     let migrations: [EmbeddedMigration]
-    /// This is ``embedded``, whose reference schema each process computes once (``embeddedSchema``).
-    let isEmbedded: Bool
+    /// The schema these migrations make, when the build computed it (``embeddedSchema``, for
+    /// ``embedded``); otherwise ``referenceSchema()`` computes it.
+    let builtSchema: [EmbeddedSchemaObject]?
 
-    init(migrations: [EmbeddedMigration], isEmbedded: Bool = false) {
+    init(migrations: [EmbeddedMigration], builtSchema: [EmbeddedSchemaObject]? = nil) {
         self.migrations = migrations.sorted { $0.version < $1.version }
-        self.isEmbedded = isEmbedded
+        self.builtSchema = builtSchema
     }
 
     /// What `sqlite_master` holds, every object SQLite's own included, in a fixed order.

@@ -38,20 +38,14 @@ extension Store {
         user: String, session: String?, policy: String?, factor: String, outcome: String, code: Int,
         change: SettingChange? = nil, prune: Bool = true
     ) throws {
-        if let change {
-            try database.run("""
-                INSERT INTO audit (time, user, session, policy, factor, outcome, code, setting, old_value, new_value, actor)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                .real(clock.now), .text(user), DatabaseValue(session), DatabaseValue(policy), .text(factor),
-                .text(outcome), .integer(Int64(code)), .text(change.key), .text(change.oldValue), .text(change.newValue),
-                DatabaseValue(change.actor))
-        } else {
-            try database.run(
-                "INSERT INTO audit (time, user, session, policy, factor, outcome, code) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                .real(clock.now), .text(user), DatabaseValue(session), DatabaseValue(policy), .text(factor),
-                .text(outcome), .integer(Int64(code)))
-        }
+        // The change's columns are NULL for every other entry.
+        try database.run("""
+            INSERT INTO audit (time, user, session, policy, factor, outcome, code, setting, old_value, new_value, actor)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            .real(clock.now), .text(user), DatabaseValue(session), DatabaseValue(policy), .text(factor),
+            .text(outcome), .integer(Int64(code)), DatabaseValue(change?.key), DatabaseValue(change?.oldValue),
+            DatabaseValue(change?.newValue), DatabaseValue(change?.actor))
         if prune { try pruneAudit(user: user) }
     }
 

@@ -75,19 +75,19 @@ extension Store {
 
     /// Writes `record` (inside the caller's transaction).
     func writeSession(_ record: SessionRecord) throws {
-                try database.run("""
-                    INSERT INTO sessions (id, user, state, locked, background_since, prompt_pid, prompt_kind, prompt_start, tmux_socket, updated)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (id) DO UPDATE SET user = excluded.user, state = excluded.state,
-                        locked = excluded.locked, background_since = excluded.background_since,
-                        prompt_pid = excluded.prompt_pid, prompt_kind = excluded.prompt_kind,
-                        prompt_start = excluded.prompt_start, tmux_socket = excluded.tmux_socket, updated = excluded.updated
-                    """, .text(record.id), .text(record.user), .text(record.lifecycle.state.rawValue),
-                    DatabaseValue(record.lifecycle.locked), DatabaseValue(record.lifecycle.backgroundSince),
-                    record.promptOwner.map { DatabaseValue.integer(Int64($0.pid)) } ?? .null,
-                    DatabaseValue(record.promptKind),
-                    record.promptOwner.map { DatabaseValue.integer(Int64(bitPattern: $0.startTime)) } ?? .null,
-                    DatabaseValue(record.tmuxSocket), .real(clock.now))
+        try database.run("""
+            INSERT INTO sessions (id, user, state, locked, background_since, prompt_pid, prompt_kind, prompt_start, tmux_socket, updated)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET user = excluded.user, state = excluded.state,
+                locked = excluded.locked, background_since = excluded.background_since,
+                prompt_pid = excluded.prompt_pid, prompt_kind = excluded.prompt_kind,
+                prompt_start = excluded.prompt_start, tmux_socket = excluded.tmux_socket, updated = excluded.updated
+            """, .text(record.id), .text(record.user), .text(record.lifecycle.state.rawValue),
+            DatabaseValue(record.lifecycle.locked), DatabaseValue(record.lifecycle.backgroundSince),
+            record.promptOwner.map { DatabaseValue.integer(Int64($0.pid)) } ?? .null,
+            DatabaseValue(record.promptKind),
+            record.promptOwner.map { DatabaseValue.integer(Int64(bitPattern: $0.startTime)) } ?? .null,
+            DatabaseValue(record.tmuxSocket), .real(clock.now))
     }
 
     /// Records process `pid` (with its start time) as the one prompting for `session`, unless

@@ -89,7 +89,7 @@ public final class Store {
         let expected: [EmbeddedSchemaObject]
         let found: [EmbeddedSchemaObject]
         do {
-            expected = try migrator.isEmbedded ? DatabaseMigrator.embeddedSchema : migrator.referenceSchema()
+            if let built = migrator.builtSchema { expected = built } else { expected = try migrator.referenceSchema() }
             if try DatabaseMigrator.schema(of: database, matches: expected) { return }
             found = try DatabaseMigrator.schema(of: database)
         } catch {

@@ -25,12 +25,7 @@ public final class TerminalCover {
         active = true
         if tcgetattr(fileDescriptor, &saved) == 0 {
             haveSaved = true
-            var modes = saved
-            modes.c_lflag &= ~tcflag_t(ISIG | ECHO | ECHOE | ECHOK | ECHONL | ICANON)
-            withUnsafeMutableBytes(of: &modes.c_cc) { characters in
-                characters[Int(VMIN)] = 1
-                characters[Int(VTIME)] = 0
-            }
+            var modes = saved.lineEditingModes(keepingSignalKeys: false)
             tcsetattr(fileDescriptor, TCSAFLUSH, &modes)
         }
         // Alternate screen, cursor home, clear screen and scrollback.

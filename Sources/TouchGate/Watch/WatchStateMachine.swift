@@ -104,10 +104,8 @@ public struct WatchStateMachine: Equatable, Sendable {
             connection = .waiting
             failures += 1
             let delay = Self.backoff(failures: failures)
-            var actions: [Action] = []
             // An inhibitor lives as long as the connection that took it; close what is left of it.
-            if holdsInhibitor { actions.append(.releaseInhibitor) }
-            holdsInhibitor = false
+            var actions = releasingInhibitor()
             actions.append(.report("\(reason); reconnecting in \(Self.seconds(delay))"))
             actions.append(.scheduleReconnect(after: delay))
             return actions
@@ -115,9 +113,7 @@ public struct WatchStateMachine: Equatable, Sendable {
             guard connection == .connected else { return [] }
             if !present {
                 // logind's end of the inhibitor is gone with it.
-                let release: [Action] = holdsInhibitor ? [.releaseInhibitor] : []
-                holdsInhibitor = false
-                return release + [.report("logind left the system bus; waiting for it to come back")]
+                return releasingInhibitor() + [.report("logind left the system bus; waiting for it to come back")]
             }
             // A new logind knows nothing of the old one's inhibitor or of the sleep under way.
             sleeping = false
@@ -125,9 +121,7 @@ public struct WatchStateMachine: Equatable, Sendable {
         case .prepareForSleep(true):
             sleeping = true
             // The lock first, then the inhibitor: logind waits for it before the machine sleeps.
-            let release: [Action] = holdsInhibitor ? [.releaseInhibitor] : []
-            holdsInhibitor = false
-            return [.sendAllToBackground] + release
+            return [.sendAllToBackground] + releasingInhibitor()
         case .prepareForSleep(false):
             sleeping = false
             return [.bringAllToForeground] + (holdsInhibitor || connection != .connected ? [] : [.takeInhibitor])
@@ -140,10 +134,15 @@ public struct WatchStateMachine: Equatable, Sendable {
             if taken, sleeping { return [.releaseInhibitor] }
             return taken ? [] : [.report("logind refused a sleep delay inhibitor; a suspend may come before the lock")]
         case .terminate:
-            let release: [Action] = holdsInhibitor ? [.releaseInhibitor] : []
-            holdsInhibitor = false
-            return release + [.exit]
+            return releasingInhibitor() + [.exit]
         }
+    }
+
+    /// ``Action/releaseInhibitor`` when an inhibitor is held (none is afterwards), else nothing.
+    private mutating func releasingInhibitor() -> [Action] {
+        guard holdsInhibitor else { return [] }
+        holdsInhibitor = false
+        return [.releaseInhibitor]
     }
 
     private static func seconds(_ value: Double) -> String {
