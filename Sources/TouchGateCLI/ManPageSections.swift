@@ -311,6 +311,8 @@ enum ManPageSections {
         tmux shows the session as soon as its lock\-command exits, so the
         lock\-command runs the gate again until it unlocks: killing the gate never
         shows the session.
+        A tmux server that already runs reads the snippet only when told to:
+        .BR "tmux source\-file ~/.tmux.conf" .
         .PP
         Control\-mode clients (tmux \-C, \-CC as iTerm2 uses) cannot be locked: tmux
         skips them in lock\-client, lock\-session and lock\-server (they have no
@@ -342,6 +344,17 @@ enum ManPageSections {
         deleted gets a new store (lock off;
         .B shell\-init
         says so on the terminal): only the running shells keep the protection.
+        tmux starts each pane's shell as a login shell, and a login bash reads
+        .I ~/.bash_profile
+        or
+        .IR ~/.profile ,
+        not
+        .IR ~/.bashrc :
+        the snippet reaches tmux panes only if that file sources
+        .I ~/.bashrc
+        (Debian's default
+        .I ~/.profile
+        does).
         .PP
         Load the snippet last in the rc file: it adds to what it finds there.
         It keeps the user's own EXIT and DEBUG traps (bash: ours runs first, then
