@@ -357,6 +357,9 @@ enum ManPageSections {
         does).
         .PP
         Load the snippet last in the rc file: it adds to what it finds there.
+        It ignores SIGINT and SIGQUIT while it loads, so Ctrl\-C cannot cut it short; a
+        Ctrl\-C while the rc lines before it run makes the shell abandon the whole file,
+        snippet included, and that shell starts without the gate (docs/security.md).
         It keeps the user's own EXIT and DEBUG traps (bash: ours runs first, then
         theirs, with the status theirs would have seen), PROMPT_COMMAND as a string or
         (bash 5.1+) an array (ours goes last), and zsh's hook arrays

@@ -88,6 +88,55 @@ import Testing
         #expect(try world.gateSessionStatus(id).map { $0.state == "active" && !$0.locked } == true)
     }
 
+    /// Ctrl-C held while a new shell loads the snippet must not cut it short: a shell left
+    /// without its hooks would run commands with the lock on. The snippet's launch event is held
+    /// (the store's write lock is taken by `sqlite3`), Ctrl-C is pressed many times meanwhile,
+    /// then the lock is let go: the gate must ask, and after the unlock the hooks must still gate
+    /// a session sent to the background.
+    @Test(arguments: shells)
+    func ctrlCWhileTheSnippetLoadsNeverLeavesTheShellWithoutTheGate(shell name: String) throws {
+        let world = try Self.lockedWorld()
+        let shell = try ShellHarness(world: world, shell: name)
+        defer { shell.shutdown() }
+        let holder = try RunningProcess(["/usr/bin/sqlite3", world.storePath], environment: world.environment)
+        defer { holder.signal(SIGKILL) }
+        // The error names the marker once BEGIN IMMEDIATE went through: the lock is held.
+        holder.write("BEGIN IMMEDIATE;\nSELECT * FROM held_marker;\n")
+        try holder.waitForError(containing: "held_marker")
+        try shell.start()
+        try gateEventually("the snippet's launch event to wait for the store") {
+            Self.processes(containing: "did-finish-launching", and: world.storePath) > 0
+        }
+        for _ in 0..<20 {
+            try shell.keys("C-c")
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        holder.write("COMMIT;\n")
+        holder.closeInput()
+        try shell.typeLine(Self.mark(world, "ran", "TYPED"))
+        try Self.waitForGate(shell)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(Self.lines(world, "ran").isEmpty, "a command ran without the gate")
+        try shell.typeLine(Self.finger)
+        try shell.waitForPrompt()
+        let id = try #require(try shell.shellSessions().first, "no shell session in the store")
+        try world.gateEvents(["will-resign-active", "did-enter-background"], session: id)
+        try shell.typeLine(Self.mark(world, "ran", "LOCKED"))
+        try Self.waitForGate(shell)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(!Self.lines(world, "ran").contains("LOCKED"), "the hooks are missing")
+    }
+
+    /// How many processes have both strings in their command line.
+    static func processes(containing first: String, and second: String) -> Int {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { entry in
+            guard Int(entry) != nil, let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
+            let line = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+            return line.contains(first) && line.contains(second)
+        }.count
+    }
+
     // MARK: - Item 9: a deleted store is damage for a shell whose snippet carries its id
 
     /// The snippet generated once into a file (README's install) names the store's id: after the
