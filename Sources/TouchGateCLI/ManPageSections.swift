@@ -90,6 +90,13 @@ enum ManPageSections {
         (device\-owner) or fails (biometrics).
         Weakening: raising it.
         .TP
+        .B passcode\-tries\-per\-evaluation
+        1 to 10, default 3: passcode answers in one evaluation before it fails with
+        authenticationFailed (each wrong one is counted, as
+        .B passcode\-delays
+        says).
+        Weakening: raising it.
+        .TP
         .B passcode\-delays
         1 to 32 comma\-separated seconds, 0 to 86400 each, default
         0,0,0,0,0,60,300,900,3600:

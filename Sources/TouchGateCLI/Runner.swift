@@ -22,6 +22,7 @@ package struct Runner {
         do {
             return try dispatch()
         } catch let error as AuthError {
+            if let storeError = error.storeError { return fail(storeError.description, .store) }
             return report(error)
         } catch let error as StoreError {
             return fail(error.description, .store)
@@ -188,12 +189,14 @@ package struct Runner {
         outcome(error, policy: "")
     }
 
-    /// Runs `body`, turning an ``AuthError`` into the returned value instead of a throw.
+    /// Runs `body`, turning an ``AuthError`` into the returned value instead of a throw; a store
+    /// that failed meanwhile is thrown as its ``StoreError`` (exit 74).
     func attempt(_ body: () throws -> Void) throws -> AuthError? {
         do {
             try body()
             return nil
         } catch let error as AuthError {
+            if let storeError = error.storeError { throw storeError }
             return error
         }
     }

@@ -1,8 +1,8 @@
 import Dispatch
 
 extension AuthContext {
-    /// Evaluates `policy`, asking for credentials as needed; returns on success and throws an
-    /// ``AuthError`` (or a ``StoreError``, before any credential is checked) otherwise.
+    /// Evaluates `policy`, asking for credentials as needed; returns on success and throws its
+    /// ``AuthError`` otherwise (``AuthError/Code/storeUnavailable`` when the store cannot be used).
     ///
     /// The evaluation runs on a Dispatch thread, since a prompt blocks its thread for as long as
     /// the user takes to answer.
@@ -12,16 +12,17 @@ extension AuthContext {
     /// this library, the `touchgate` binary included, which never awaits an evaluation and
     /// whose every start would then relocate their metadata (measured in bench/RESULTS.md).
     @export(implementation)
-    public func evaluate(_ policy: AuthPolicy, reason: String) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+    public func evaluate(_ policy: AuthPolicy, reason: String) async throws(AuthError) {
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<AuthError?, Never>) in
             DispatchQueue.global().async {
-                do {
+                do throws(AuthError) {
                     try self.evaluateSynchronously(policy, reason: reason)
-                    continuation.resume()
+                    continuation.resume(returning: nil)
                 } catch {
-                    continuation.resume(throwing: error)
+                    continuation.resume(returning: error)
                 }
             }
         }
+        if let outcome { throw outcome }
     }
 }

@@ -33,8 +33,6 @@ public final class AuthContext: @unchecked Sendable {
 
     /// The longest ``reuseDuration`` allowed, like `LATouchIDAuthenticationMaximumAllowableReuseDuration`.
     public static let maximumReuseDuration: Double = 300
-    /// How many passcode answers one evaluation accepts before it fails.
-    public static let passcodeTriesPerEvaluation = 3
 
     /// - Parameter prompts: where answers come from; `nil` when there is no terminal, so any
     ///   prompt ends the evaluation with `notInteractive`.
@@ -113,12 +111,12 @@ public final class AuthContext: @unchecked Sendable {
 
     /// Whether `policy` could be evaluated now, without prompting and without counting anything.
     ///
-    /// Throws the ``AuthError`` an evaluation would end with before asking anything, or a
-    /// ``StoreError`` when the store cannot be read.
-    public func canEvaluate(_ policy: AuthPolicy) throws {
+    /// Throws the ``AuthError`` an evaluation would end with before asking anything
+    /// (``AuthError/Code/storeUnavailable`` when the store cannot be read).
+    public func canEvaluate(_ policy: AuthPolicy) throws(AuthError) {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        let configuration = try store.configuration(user: user)
-        let record = try store.user(user)
+        let configuration = try AuthError.wrapping { () throws(StoreError) in try store.configuration(user: user) }
+        let record = try AuthError.wrapping { () throws(StoreError) in try store.user(user) }
         let biometric = biometricAvailability(configuration: configuration, record: record)
         switch policy {
         case .biometrics:
@@ -134,48 +132,60 @@ public final class AuthContext: @unchecked Sendable {
     }
 
     /// ``evaluate(_:reason:)`` on the calling thread, for command-line tools that own their thread.
-    public func evaluateSynchronously(_ policy: AuthPolicy, reason: String) throws {
+    ///
+    /// Throws the outcome: an ``AuthError`` with `LAError`'s code, or ``AuthError/Code/storeUnavailable``
+    /// with the ``StoreError`` when the store cannot be used (nothing unlocks after one).
+    public func evaluateSynchronously(_ policy: AuthPolicy, reason: String) throws(AuthError) {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        let configuration = try store.configuration(user: user)
-        try evaluateSynchronously(policy, reason: reason, configuration: configuration, record: try store.user(user))
+        let (configuration, record) = try readUser()
+        try evaluateSynchronously(policy, reason: reason, configuration: configuration, record: record)
+    }
+
+    /// The user's settings and record, read for an evaluation.
+    private func readUser() throws(AuthError) -> (Configuration, UserRecord) {
+        try AuthError.wrapping { () throws(StoreError) in (try store.configuration(user: user), try store.user(user)) }
     }
 
     /// ``evaluateSynchronously(_:reason:)`` with the user's settings and record as the caller
     /// read them just now (the gate, which draws them in its status before each evaluation).
-    func evaluateSynchronously(_ policy: AuthPolicy, reason: String, configuration: Configuration, record: UserRecord) throws {
+    func evaluateSynchronously(
+        _ policy: AuthPolicy, reason: String, configuration: Configuration, record: UserRecord
+    ) throws(AuthError) {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let settings = state.withLock { $0 }
         let window = settings.reuseDuration ?? Double(configuration.reuseSeconds)
         if window > 0, let lastSuccess = record.lastSuccess, store.clock.now - lastSuccess < window,
            store.clock.now >= lastSuccess {
-            try store.recordOutcome(user: user, session: session, policy: policy.rawValue, factor: "reuse",
-                                    outcome: "success", code: 0)
+            try AuthError.wrapping { () throws(StoreError) in
+                try store.recordOutcome(user: user, session: session, policy: policy.rawValue, factor: "reuse",
+                                        outcome: "success", code: 0)
+            }
             return
         }
         try run(.policy(policy), purpose: policy.rawValue, reason: reason, configuration: configuration, record: record)
     }
 
     /// Checks the passcode alone (for `reset`, `unenroll` and enrollment's first step).
-    public func verifyPasscode(purpose: String, reason: String) throws {
+    public func verifyPasscode(purpose: String, reason: String) throws(AuthError) {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        try run(.passcodeOnly, purpose: purpose, reason: reason, configuration: try store.configuration(user: user),
-                record: try store.user(user))
+        let (configuration, record) = try readUser()
+        try run(.passcodeOnly, purpose: purpose, reason: reason, configuration: configuration, record: record)
     }
 
     /// Enrolls the biometric factor: checks the passcode, then asks for one biometric success,
     /// then records the enrollment, which changes ``domainState``.
-    public func enroll(reason: String) throws {
+    public func enroll(reason: String) throws(AuthError) {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        try run(.enrollment, purpose: "enroll", reason: reason, configuration: try store.configuration(user: user),
-                record: try store.user(user))
-        try store.setEnrolled(true, user: user, session: session)
+        let (configuration, record) = try readUser()
+        try run(.enrollment, purpose: "enroll", reason: reason, configuration: configuration, record: record)
+        try AuthError.wrapping { () throws(StoreError) in try store.setEnrolled(true, user: user, session: session) }
     }
 
     /// Drives one evaluation's state machine to its end, registered so ``invalidate()`` and
     /// ``didEnterBackground()`` reach it meanwhile.
     private func run(
         _ mode: EvaluationStateMachine.Mode, purpose: String, reason: String, configuration: Configuration, record: UserRecord
-    ) throws {
+    ) throws(AuthError) {
         let settings = state.withLock { $0 }
         let prompts: any PromptSource = settings.interactionNotAllowed ? NoInteraction() : (self.prompts ?? NoInteraction())
         let evaluation = Evaluation(context: self, mode: mode, purpose: purpose, configuration: configuration, prompts: prompts)
@@ -193,7 +203,7 @@ public final class AuthContext: @unchecked Sendable {
             record: record, configuration: configuration, remoteHost: settings.remoteHost,
             biometricStackExists: mode == .passcodeOnly ? false : biometricChecker.serviceExists(configuration.biometricService),
             passcodeStackMissing: passcodeMissing, reason: reason, fallbackTitle: settings.fallbackTitle,
-            cancelTitle: settings.cancelTitle, passcodeTries: Self.passcodeTriesPerEvaluation))
+            cancelTitle: settings.cancelTitle, passcodeTries: configuration.passcodeTriesPerEvaluation))
     }
 
     /// The reason the biometric factor cannot be used now, or `nil` when it can.

@@ -35,6 +35,11 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A prompt was needed but interaction is not allowed or there is no terminal.
         public static let notInteractive = Code(rawValue: -1004)
 
+        /// The store could not be used (``AuthError/storeError`` says why): nothing was checked
+        /// and nothing unlocks. Not one of `LAError`'s codes (so not in ``allCases``): the CLI
+        /// reports it as the store's error, exit 74.
+        public static let storeUnavailable = Code(rawValue: -1100)
+
         public static let allCases: [Code] = [
             .authenticationFailed, .userCancel, .userFallback, .systemCancel, .passcodeNotSet,
             .biometryNotAvailable, .biometryNotEnrolled, .biometryLockout, .appCancel, .invalidContext,
@@ -55,6 +60,7 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
             case .appCancel: "appCancel"
             case .invalidContext: "invalidContext"
             case .notInteractive: "notInteractive"
+            case .storeUnavailable: "storeUnavailable"
             default: "unknown(\(rawValue))"
             }
         }
@@ -79,6 +85,7 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
             case .appCancel: "Authentication was cancelled by the application."
             case .invalidContext: "The authentication context was invalidated."
             case .notInteractive: "Authentication needs interaction, which is not allowed here."
+            case .storeUnavailable: "The store cannot be used."
             default: "Unknown authentication error \(rawValue)."
             }
         }
@@ -90,11 +97,28 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A sentence naming what is wrong when the code alone cannot say it (the missing service
     /// file of `passcodeNotSet`); shown in place of the code's own sentence.
     public let detail: String?
+    /// With ``Code/storeUnavailable``: why the store could not be used.
+    public let storeError: StoreError?
 
     public init(_ code: Code, retryAfterSeconds: Int? = nil, detail: String? = nil) {
         self.code = code
         self.retryAfterSeconds = retryAfterSeconds
         self.detail = detail
+        self.storeError = nil
+    }
+
+    /// The store failed during an evaluation (``Code/storeUnavailable``): it ends, failed closed.
+    public init(_ storeError: StoreError) {
+        self.code = .storeUnavailable
+        self.retryAfterSeconds = nil
+        self.detail = storeError.description
+        self.storeError = storeError
+    }
+
+    /// Runs `body`, whose store errors become ``Code/storeUnavailable``: for the typed `throws(AuthError)`
+    /// of an evaluation that reads and writes the store.
+    static func wrapping<T>(_ body: () throws(StoreError) -> T) throws(AuthError) -> T {
+        do { return try body() } catch { throw AuthError(error) }
     }
 
     public var message: String {
@@ -116,6 +140,7 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
     public static var appCancel: Code { .appCancel }
     public static var invalidContext: Code { .invalidContext }
     public static var notInteractive: Code { .notInteractive }
+    public static var storeUnavailable: Code { .storeUnavailable }
 }
 
 /// Matches an error against a code: `case AuthError.userCancel:` in a `catch` or `switch`.

@@ -27,13 +27,15 @@ final class Evaluation: Sendable {
     private var store: Store { context.store }
 
     /// Runs the evaluation from `snapshot`; returns on success and throws otherwise.
-    func run(_ snapshot: EvaluationStateMachine.Snapshot) throws {
+    func run(_ snapshot: EvaluationStateMachine.Snapshot) throws(AuthError) {
         var action = machine.withLock { $0.start(snapshot) }
         while true {
             switch action {
             case .admit(let factor):
-                let admission = try store.admitAttempt(factor, user: context.user, session: context.session,
-                                                       purpose: purpose, configuration: configuration)
+                let admission = try AuthError.wrapping { () throws(StoreError) in
+                    try store.admitAttempt(factor, user: context.user, session: context.session,
+                                           purpose: purpose, configuration: configuration)
+                }
                 action = machine.withLock { machine in
                     switch admission {
                     case .admitted(let attempt): machine.admitted(attempt)
@@ -53,14 +55,18 @@ final class Evaluation: Sendable {
                 // should it come here, the evaluation ends cancelled, never in success.
                 throw AuthError(interruption.code)
             case .settle(let attempt, let factor, let result, let notice):
-                try store.finishAttempt(attempt, user: context.user, factor: factor, result: result)
+                try AuthError.wrapping { () throws(StoreError) in
+                    try store.finishAttempt(attempt, user: context.user, factor: factor, result: result)
+                }
                 if let notice { prompts.show(notice) }
                 action = machine.withLock { $0.settled() }
             case .finish(let error, let audit):
                 guard let error else { return }
                 if let audit {
-                    try store.recordOutcome(user: context.user, session: context.session, policy: purpose,
-                                            factor: audit.rawValue, outcome: error.code.name, code: error.code.rawValue)
+                    try AuthError.wrapping { () throws(StoreError) in
+                        try store.recordOutcome(user: context.user, session: context.session, policy: purpose,
+                                                factor: audit.rawValue, outcome: error.code.name, code: error.code.rawValue)
+                    }
                 }
                 throw error
             }

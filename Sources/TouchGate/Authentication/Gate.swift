@@ -96,7 +96,9 @@ public final class Gate {
                     try context.evaluateSynchronously(.deviceOwner, reason: "unlock session \(session.escapedForMessage)",
                                                       configuration: configuration, record: record)
                     action = machine.evaluationEnded(nil)
-                } catch let error as AuthError {
+                } catch {
+                    // The store failed meanwhile: the caller goes on offline.
+                    if let storeError = error.storeError { throw storeError }
                     action = machine.evaluationEnded(error, terminalGone: screen.terminalGone)
                 }
             case .unlockSession:

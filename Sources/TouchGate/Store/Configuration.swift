@@ -7,6 +7,7 @@ public struct Configuration: Equatable, Sendable {
     public enum Key: String, CaseIterable, Sendable {
         case maxBiometricFailures = "max-biometric-failures"
         case biometricTriesPerEvaluation = "biometric-tries-per-evaluation"
+        case passcodeTriesPerEvaluation = "passcode-tries-per-evaluation"
         case passcodeDelays = "passcode-delays"
         case graceSeconds = "grace-seconds"
         case reuseSeconds = "reuse-seconds"
@@ -19,6 +20,7 @@ public struct Configuration: Equatable, Sendable {
             switch self {
             case .maxBiometricFailures: "5"
             case .biometricTriesPerEvaluation: "3"
+            case .passcodeTriesPerEvaluation: "3"
             case .passcodeDelays: "0,0,0,0,0,60,300,900,3600"
             case .graceSeconds: "0"
             case .reuseSeconds: "0"
@@ -42,6 +44,8 @@ public struct Configuration: Equatable, Sendable {
 
     public var maxBiometricFailures = 5
     public var biometricTriesPerEvaluation = 3
+    /// How many passcode answers one evaluation accepts before it fails with `authenticationFailed`.
+    public var passcodeTriesPerEvaluation = 3
     /// Seconds to wait before passcode attempt N+1 after N consecutive failures (index N, last entry repeats).
     public var passcodeDelays: [Int] = [0, 0, 0, 0, 0, 60, 300, 900, 3600]
     public var graceSeconds = 0
@@ -74,6 +78,7 @@ public struct Configuration: Equatable, Sendable {
         switch key {
         case .maxBiometricFailures: String(maxBiometricFailures)
         case .biometricTriesPerEvaluation: String(biometricTriesPerEvaluation)
+        case .passcodeTriesPerEvaluation: String(passcodeTriesPerEvaluation)
         case .passcodeDelays: passcodeDelays.map(String.init).joined(separator: ",")
         case .graceSeconds: String(graceSeconds)
         case .reuseSeconds: String(reuseSeconds)
@@ -90,6 +95,7 @@ public struct Configuration: Equatable, Sendable {
         switch key {
         case .maxBiometricFailures: .int(maxBiometricFailures)
         case .biometricTriesPerEvaluation: .int(biometricTriesPerEvaluation)
+        case .passcodeTriesPerEvaluation: .int(passcodeTriesPerEvaluation)
         case .passcodeDelays: .array(passcodeDelays.map(JSONValue.int))
         case .graceSeconds: .int(graceSeconds)
         case .reuseSeconds: .int(reuseSeconds)
@@ -123,6 +129,7 @@ public struct Configuration: Equatable, Sendable {
         switch key {
         case .maxBiometricFailures: maxBiometricFailures = try integer(in: 1...100)
         case .biometricTriesPerEvaluation: biometricTriesPerEvaluation = try integer(in: 1...10)
+        case .passcodeTriesPerEvaluation: passcodeTriesPerEvaluation = try integer(in: 1...10)
         case .graceSeconds: graceSeconds = try integer(in: 0...86_400)
         case .reuseSeconds: reuseSeconds = try integer(in: 0...300)
         case .idleSeconds: idleSeconds = try integer(in: 0...604_800)
@@ -145,6 +152,7 @@ public struct Configuration: Equatable, Sendable {
         switch key {
         case .maxBiometricFailures: newValue.maxBiometricFailures > maxBiometricFailures
         case .biometricTriesPerEvaluation: newValue.biometricTriesPerEvaluation > biometricTriesPerEvaluation
+        case .passcodeTriesPerEvaluation: newValue.passcodeTriesPerEvaluation > passcodeTriesPerEvaluation
         case .graceSeconds: newValue.graceSeconds > graceSeconds
         case .reuseSeconds: newValue.reuseSeconds > reuseSeconds
         case .idleSeconds: idleSeconds != 0 && (newValue.idleSeconds == 0 || newValue.idleSeconds > idleSeconds)

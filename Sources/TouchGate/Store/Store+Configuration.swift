@@ -39,3 +39,21 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// Sets `key` to `text` for `user` in one call: validates it against the user's current
+    /// settings, stores it and records the change, as `touchgate config set` does (without its
+    /// device-owner check for a change that weakens the lock, which is the caller's to make).
+    ///
+    /// A test sets up its lockout policy with this: `try store.set(.passcodeDelays, to: "0,0,60", user: "alice")`.
+    /// - Throws: ``Configuration/InvalidValue`` (nothing is stored), or ``StoreError``.
+    /// - Returns: the value it replaced.
+    @discardableResult
+    public func set(
+        _ key: Configuration.Key, to text: String, user: String, session: String? = nil, actor: String? = nil
+    ) throws -> String {
+        var configuration = try configuration(user: user)
+        try configuration.set(key, to: text)
+        return try save(key, from: configuration, user: user, session: session, actor: actor)
+    }
+}

@@ -1,6 +1,6 @@
 /// The store could not be used; no credential is checked and nothing is unlocked after one.
-public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Reason: Equatable, Sendable {
+public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Reason: Hashable, Sendable {
         /// The file or its directory could not be created, opened, read or written.
         case unavailable
         /// The file is not an SQLite database, or is damaged.
