@@ -20,6 +20,10 @@ final class ScriptedPrompts: PromptSource {
     func show(_ message: String) {
         writeLine(STDOUT_FILENO, "      \(message)")
     }
+
+    func notify(_ event: PromptEvent) {
+        for line in PromptWording.lines(for: event) { show(line) }
+    }
 }
 
 extension Runner {

@@ -48,6 +48,10 @@ final class FingerprintDemoPrompts: PromptSource, WaitingInput {
         writeLine(STDOUT_FILENO, "      \(message)")
     }
 
+    func notify(_ event: PromptEvent) {
+        for line in PromptWording.lines(for: event) { show(line) }
+    }
+
     var waitingDescriptor: Int32 { keys.read }
 
     func waitingStarted(typedLineIsPasscode: Bool) {

@@ -134,7 +134,14 @@ package struct Runner {
 
     /// Where answers come from: standard input with `-S`, else the controlling terminal (`nil` without one).
     func makePromptSource() -> (any PromptSource)? {
-        invocation.answersFromStandardInput ? StandardInputPrompts() : TerminalPrompts()
+        if invocation.answersFromStandardInput {
+            let prompts = StandardInputPrompts()
+            prompts.wording = PromptWording.lines(for:)
+            return prompts
+        }
+        let prompts = TerminalPrompts()
+        prompts?.wording = PromptWording.lines(for:)
+        return prompts
     }
 
     /// A context for `user`, answering through the terminal or standard input, with signals

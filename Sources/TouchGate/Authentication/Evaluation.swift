@@ -43,8 +43,8 @@ final class Evaluation: Sendable {
                     case .throttled(let wait): machine.throttled(retryAfterSeconds: wait)
                     }
                 }
-            case .check(let check, _, let hint):
-                if let hint { prompts.show(hint) }
+            case .check(let check, _, let step):
+                prompts.notify(.tryStarted(step))
                 let result = runAdmitted(check)
                 // A signal that arrived while a module worked (SIGINT, SIGTERM, SIGUSR1) reaches the
                 // machine before the result; the check it would cancel is over already.
@@ -58,7 +58,7 @@ final class Evaluation: Sendable {
                 try AuthError.wrapping { () throws(StoreError) in
                     try store.finishAttempt(attempt, user: context.user, factor: factor, result: result)
                 }
-                if let notice { prompts.show(notice) }
+                if let notice { prompts.notify(notice) }
                 action = machine.withLock { $0.settled() }
             case .finish(let error, let audit):
                 guard let error else { return }

@@ -69,14 +69,14 @@ public struct EvaluationStateMachine: Sendable {
         /// Ask the store to admit (and count ahead) one try of the factor; answer with
         /// ``admitted(_:)``, ``lockedOut()`` or ``throttled(retryAfterSeconds:)``.
         case admit(Factor)
-        /// Show `hint` (when there is one), then run the check of try `attempt`; answer with
-        /// ``checkEnded(_:)``.
-        case check(Check, attempt: Int64, hint: String?)
+        /// Tell the prompt source which try this is (``PromptEvent/tryStarted(_:)``), then run
+        /// the check of try `attempt`; answer with ``checkEnded(_:)``.
+        case check(Check, attempt: Int64, step: PromptStep)
         /// Cancel the running check: the prompt is woken, the biometric worker killed.
         case cancelCheck(Interruption)
-        /// Record how try `attempt` ended, then show `notice` (when there is one); answer with
-        /// ``settled()``.
-        case settle(attempt: Int64, factor: Factor, result: AttemptResult, notice: String?)
+        /// Record how try `attempt` ended, then tell the prompt source `notice` (when there is
+        /// one); answer with ``settled()``.
+        case settle(attempt: Int64, factor: Factor, result: AttemptResult, notice: PromptEvent?)
         /// The evaluation is over: `nil` for success, or the error it ends with. With `audit`,
         /// the store's log first gets an entry for that factor (an evaluation that ended before
         /// any try of it was admitted).
@@ -114,8 +114,8 @@ public struct EvaluationStateMachine: Sendable {
     public let mode: Mode
     private var state = State.initial(interruption: nil)
     private var snapshot: Snapshot?
-    /// Whether the factor's hint was shown (once per factor and evaluation).
-    private var hinted: Set<String> = []
+    /// Wrong tries of each factor this evaluation counted, beyond the record's.
+    private var counted: [Factor: Int] = [:]
 
     public init(mode: Mode) {
         self.mode = mode
@@ -175,12 +175,12 @@ public struct EvaluationStateMachine: Sendable {
             return .settle(attempt: attempt, factor: factor, result: .notChecked(interruption.code), notice: nil)
         }
         state = .checking(factor, attempt: attempt, tries: tries + 1, interruption: nil)
-        let hint = hinted.insert(factor.rawValue).inserted ? hint(for: factor) : nil
+        let step = step(for: factor, attempt: tries + 1)
         switch factor {
         case .biometric:
-            return .check(.biometric(typedLineIsPasscode: mode == .policy(.deviceOwner)), attempt: attempt, hint: hint)
+            return .check(.biometric(typedLineIsPasscode: mode == .policy(.deviceOwner)), attempt: attempt, step: step)
         case .passcode:
-            return .check(.passcode, attempt: attempt, hint: hint)
+            return .check(.passcode, attempt: attempt, step: step)
         }
     }
 
@@ -233,7 +233,7 @@ public struct EvaluationStateMachine: Sendable {
         func stopped(_ code: AuthError.Code) -> AttemptResult {
             result.submittedAnswer ? .failure(code) : .notChecked(code)
         }
-        func settle(_ settled: AttemptResult, _ next: Next, notice: String? = nil) -> Action {
+        func settle(_ settled: AttemptResult, _ next: Next, notice: PromptEvent? = nil) -> Action {
             state = .settling(factor, tries: tries, next: next)
             return .settle(attempt: attempt, factor: factor, result: settled, notice: notice)
         }
@@ -247,7 +247,8 @@ public struct EvaluationStateMachine: Sendable {
         if result.endOfInput { return settle(stopped(.userCancel), .stop(.userCancel)) }
         if result.notInteractive { return settle(stopped(.notInteractive), .stop(.notInteractive)) }
         if let invalid = result.invalidAnswer {
-            return settle(.failure(.authenticationFailed), .retry, notice: "touchgate: \(invalid)")
+            counted[factor, default: 0] += 1
+            return settle(.failure(.authenticationFailed), .retry, notice: .answerRefused(invalid))
         }
         guard result.started else {
             let code: AuthError.Code = factor == .biometric ? .biometryNotAvailable : .passcodeNotSet
@@ -260,7 +261,10 @@ public struct EvaluationStateMachine: Sendable {
             }
             return settle(.success, .success)
         }
-        if result.outcome.isCountedFailure { return settle(.failure(failure), .retry) }
+        if result.outcome.isCountedFailure {
+            counted[factor, default: 0] += 1
+            return settle(.failure(failure), .retry, notice: .tryFailed(factor, attemptsLeft(factor, triesMade: tries)))
+        }
         return settle(.notChecked(failure), .unavailable(failure), notice: unavailableNotice(factor, failure))
     }
 
@@ -354,20 +358,41 @@ public struct EvaluationStateMachine: Sendable {
     }
 
     /// Under device-owner a reader that failed, timed out or went away is said before the passcode.
-    private func unavailableNotice(_ factor: Factor, _ code: AuthError.Code) -> String? {
+    private func unavailableNotice(_ factor: Factor, _ code: AuthError.Code) -> PromptEvent? {
         guard factor == .biometric, policy == .deviceOwner else { return nil }
-        return "touchgate: \(AuthError(code).message) Use the passcode."
+        return .factorUnavailable(factor, code)
     }
 
-    /// The line shown before a factor's first prompt: the reason, then the choices.
-    private func hint(for factor: Factor) -> String {
-        guard let snapshot else { return "" }
-        var choices: String
+    /// Which try of `factor` this is, and what Enter and Ctrl-C do at it.
+    private func step(for factor: Factor, attempt: Int) -> PromptStep {
+        guard let snapshot else { preconditionFailure("no snapshot") }
+        return PromptStep(
+            factor: factor, attempt: attempt, tries: triesAllowed(factor), reason: snapshot.reason,
+            user: snapshot.record.name, enterTitle: factor == .biometric ? snapshot.fallbackTitle : nil,
+            cancelTitle: snapshot.cancelTitle)
+    }
+
+    private func triesAllowed(_ factor: Factor) -> Int {
+        guard let snapshot else { return 0 }
+        return factor == .biometric ? snapshot.configuration.biometricTriesPerEvaluation : snapshot.passcodeTries
+    }
+
+    /// What is left of `factor` after its `triesMade`-th try of this evaluation was wrong: the
+    /// record's failures as the evaluation read them, plus those it counted (another evaluation
+    /// running at once may have counted more: the words can only be short of the store's count).
+    private func attemptsLeft(_ factor: Factor, triesMade: Int) -> AttemptsLeft {
+        guard let snapshot else { preconditionFailure("no snapshot") }
+        var record = snapshot.record
+        let lockout = LockoutPolicy(configuration: snapshot.configuration)
+        let inEvaluation = max(0, triesAllowed(factor) - triesMade)
         switch factor {
-        case .biometric: choices = snapshot.fallbackTitle.map { "empty answer: \($0)" } ?? ""
-        case .passcode: choices = "passcode for \(snapshot.record.name)"
+        case .biometric:
+            record.biometricFailures += counted[factor, default: 0]
+            return AttemptsLeft(inEvaluation: inEvaluation, beforeStop: lockout.biometricAttemptsLeft(failures: record.biometricFailures))
+        case .passcode:
+            record.passcodeFailures += counted[factor, default: 0]
+            let next = lockout.passcodeAttemptsBeforeDelay(failures: record.passcodeFailures)
+            return AttemptsLeft(inEvaluation: inEvaluation, beforeStop: next?.tries, delaySeconds: next?.delaySeconds)
         }
-        if let cancelTitle = snapshot.cancelTitle { choices += (choices.isEmpty ? "" : "; ") + "Ctrl-C: \(cancelTitle)" }
-        return "touchgate: \(snapshot.reason)" + (choices.isEmpty ? "" : " (\(choices))")
     }
 }

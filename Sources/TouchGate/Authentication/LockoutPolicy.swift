@@ -25,3 +25,34 @@ public struct LockoutPolicy: Sendable {
         return remaining > 0 ? Int(remaining.rounded(.up)) : nil
     }
 }
+
+extension LockoutPolicy {
+    /// Biometric failures that can still be made before the lockout, after `failures`.
+    public func biometricAttemptsLeft(failures: Int) -> Int {
+        max(0, configuration.maxBiometricFailures - failures)
+    }
+
+    /// After `failures` consecutive passcode failures: how many more wrong passcodes can be tried
+    /// before one is followed by a wait, and that wait in seconds; `nil` when no entry of
+    /// `passcode-delays` from here on waits. 0 tries: the next try waits already.
+    public func passcodeAttemptsBeforeDelay(failures: Int) -> (tries: Int, delaySeconds: Int)? {
+        let failures = max(0, failures)
+        // The last entry repeats: looking one past the list covers every later count.
+        for extra in 0...(max(0, configuration.passcodeDelays.count - failures) + 1) {
+            let delay = configuration.passcodeDelay(afterFailures: failures + extra)
+            if delay > 0 { return (extra, delay) }
+        }
+        return nil
+    }
+
+    /// What is left of `factor` for a user with `record`, outside an evaluation.
+    public func attemptsLeft(_ factor: Factor, record: UserRecord) -> AttemptsLeft {
+        switch factor {
+        case .biometric:
+            return AttemptsLeft(inEvaluation: nil, beforeStop: biometricAttemptsLeft(failures: record.biometricFailures))
+        case .passcode:
+            let next = passcodeAttemptsBeforeDelay(failures: record.passcodeFailures)
+            return AttemptsLeft(inEvaluation: nil, beforeStop: next?.tries, delaySeconds: next?.delaySeconds)
+        }
+    }
+}

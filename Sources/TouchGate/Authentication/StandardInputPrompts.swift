@@ -24,6 +24,14 @@ public final class StandardInputPrompts: PromptSource {
     public func show(_ message: String) {
         writeAll(output, TerminalText.sanitized(message) + "\n")
     }
+
+    /// Words a ``PromptEvent`` as the lines to write; the CLI sets its own sentences. By default
+    /// nothing is written.
+    public var wording: (PromptEvent) -> [String] = { _ in [] }
+
+    public func notify(_ event: PromptEvent) {
+        for line in wording(event) { show(line) }
+    }
 }
 
 extension StandardInputPrompts: WaitingInput {

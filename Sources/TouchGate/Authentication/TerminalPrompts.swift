@@ -119,6 +119,14 @@ public final class TerminalPrompts: PromptSource {
         messages += TerminalText.sanitized(message) + "\n"
     }
 
+    /// Words a ``PromptEvent`` as the lines to show (with the next prompt); the CLI sets its own
+    /// sentences. By default nothing is shown.
+    public var wording: (PromptEvent) -> [String] = { _ in [] }
+
+    public func notify(_ event: PromptEvent) {
+        for line in wording(event) { show(line) }
+    }
+
     private func writeMessages() {
         guard !messages.isEmpty else { return }
         writeAll(fileDescriptor, messages)

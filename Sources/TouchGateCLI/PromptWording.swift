@@ -1,0 +1,42 @@
+import TouchGate
+
+/// The CLI's sentences for what an evaluation tells its prompt source (``PromptEvent``): the
+/// library says which try of which factor and what is left, the CLI says it to the person.
+enum PromptWording {
+    /// The lines shown for `event` (with the next prompt).
+    static func lines(for event: PromptEvent) -> [String] {
+        switch event {
+        case .tryStarted(let step):
+            // The reason and the keys, once per factor and evaluation: at its first try.
+            guard step.attempt == 1 else { return [] }
+            var choices: String
+            switch step.factor {
+            case .biometric: choices = step.enterTitle.map { "empty answer: \($0)" } ?? ""
+            case .passcode: choices = "passcode for \(step.user)"
+            }
+            if let cancel = step.cancelTitle { choices += (choices.isEmpty ? "" : "; ") + "Ctrl-C: \(cancel)" }
+            return ["touchgate: \(step.reason)" + (choices.isEmpty ? "" : " (\(choices))")]
+        case .tryFailed(let factor, let left):
+            return ["touchgate: " + wrongTry(factor, left)]
+        case .factorUnavailable(_, let code):
+            return ["touchgate: \(AuthError(code).message) Use the passcode."]
+        case .answerRefused(let reason):
+            return ["touchgate: \(reason)"]
+        }
+    }
+
+    /// "Wrong passcode; 3 tries left before a wait of 60 s." and the like.
+    static func wrongTry(_ factor: Factor, _ left: AttemptsLeft) -> String {
+        switch factor {
+        case .passcode:
+            guard let tries = left.beforeStop else { return "Wrong passcode." }
+            let wait = left.delaySeconds.map { " of \($0) s" } ?? ""
+            if tries == 0 { return "Wrong passcode; the next try waits\(wait)." }
+            return "Wrong passcode; \(tries) \(tries == 1 ? "try" : "tries") left before a wait\(wait)."
+        case .biometric:
+            guard let tries = left.beforeStop else { return "Not recognized." }
+            if tries == 0 { return "Not recognized; biometrics are now locked out: use the passcode." }
+            return "Not recognized; \(tries) biometric \(tries == 1 ? "try" : "tries") left before a lockout."
+        }
+    }
+}
