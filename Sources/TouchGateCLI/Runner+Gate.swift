@@ -44,9 +44,11 @@ extension Runner {
         let gate = Gate(store: store, session: id, context: context, scripted: invocation.answersFromStandardInput)
         let end: GateEnd
         do {
-            let cover = GateCover(header: header(user: name, session: id), prompts: prompts,
+            let cover = GateCover(header: header(user: name, session: id, socket: existing?.tmuxSocket), prompts: prompts,
                                   scripted: invocation.answersFromStandardInput, interrupter: context.interrupter)
             defer { cover.release() }
+            let remote = remoteHost
+            cover.readStatus = { try? GateStatus.read(store: store, user: name, session: id, remoteHost: remote) }
             end = try gate.run(on: cover)
         } catch let error as StoreError {
             // The store failed while the gate held the terminal: it still opens only for the passcode.
@@ -79,7 +81,7 @@ extension Runner {
         }
     }
 
-    func header(user: String, session: String) -> [String] {
+    func header(user: String, session: String, socket: String? = nil) -> [String] {
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count - 1)
         let hostName = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -89,9 +91,25 @@ extension Runner {
             "",
             "  user:    \(user)",
             "  host:    \(hostName)",
-            "  session: \(session.escapedForMessage)",
+            "  session: \(sessionLabel(session, socket: socket).escapedForMessage)",
             "",
         ]
+    }
+
+    /// What the user knows the session by: the tmux session's name (asked of its server, whose
+    /// socket the hooks recorded or `$TMUX` names), the terminal of a shell, else the id itself.
+    func sessionLabel(_ id: String, socket recorded: String? = nil) -> String {
+        if id.hasPrefix("tmux-"), let dollar = id.lastIndex(of: "$") {
+            let socket = recorded ?? environment["TMUX"].flatMap { $0.split(separator: ",").first.map(String.init) }
+            if let socket, !socket.isEmpty,
+               let name = firstOutputLine("tmux", ["-S", socket, "display-message", "-p", "-t", String(id[dollar...]),
+                                                   "#{session_name}"]) {
+                return "tmux session \"\(name)\""
+            }
+            return id
+        }
+        if id.hasPrefix("shell-"), let terminal = terminalName() { return "the shell on \(terminal)" }
+        return id
     }
 }
 
@@ -120,7 +138,18 @@ final class GateCover: GateScreen {
             cover = (prompts as? TerminalPrompts).map { TerminalCover(fileDescriptor: $0.fileDescriptor) }
             cover?.engage()
         }
+        // After each wrong try the cover is drawn again, so its attempts left are the store's.
+        if cover != nil, let terminal = prompts as? TerminalPrompts {
+            let words = terminal.wording
+            terminal.wording = { [weak self] event in
+                if case .tryFailed = event, let self, let status = self.readStatus?() { self.draw(self.header + status.lines) }
+                return words(event)
+            }
+        }
     }
+
+    /// Reads the status from the store, for the redraw after a wrong try (`nil`: not redrawn).
+    var readStatus: (() -> GateStatus?)?
 
     /// Draws `lines` on the cover (or on standard error with `-S`); the `notice` comes with the
     /// next prompt, so a notice such as "type again" shows only once the prompt reads.

@@ -73,7 +73,9 @@ extension Runner {
                         if inhibitor >= 0 { close(inhibitor) }
                         inhibitor = -1
                     case .sendAllToBackground:
-                        for id in try sendAllToBackground(store: store, user: name) where !backgrounded.contains(id) {
+                        let cause = input == .sessionLock ? "screen-lock" : "suspend"
+                        for id in try sendAllToBackground(store: store, user: name, cause: cause)
+                        where !backgrounded.contains(id) {
                             backgrounded.append(id)
                         }
                     case .bringAllToForeground:
@@ -130,11 +132,11 @@ extension Runner {
     /// evaluation's prompt owner signalled (it ends with appCancel), then every tmux server those
     /// sessions live in told to lock its clients. Returns only when all of that is done, with
     /// the ids of the sessions it sent to the background.
-    private func sendAllToBackground(store: Store, user name: String) throws -> [String] {
+    private func sendAllToBackground(store: Store, user name: String, cause: String) throws -> [String] {
         let done: [BackgroundedSession]
         do {
             let policy = try relockPolicy(store: store, user: name)
-            done = try store.sendAllToBackground(user: name, policy: policy, now: WallClock().now)
+            done = try store.sendAllToBackground(user: name, policy: policy, now: WallClock().now, cause: cause)
         } catch {
             // Nothing was marked (one transaction); still cover what can be covered, then fail.
             if let sessions = try? store.sessions(user: name) { lockTmuxServers(uniqueSockets(sessions)) }

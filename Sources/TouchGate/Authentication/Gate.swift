@@ -99,7 +99,7 @@ public final class Gate {
                 } catch {
                     // The store failed meanwhile: the caller goes on offline.
                     if let storeError = error.storeError { throw storeError }
-                    action = machine.evaluationEnded(error, terminalGone: screen.terminalGone)
+                    action = machine.evaluationEnded(try explained(error), terminalGone: screen.terminalGone)
                 }
             case .unlockSession:
                 try store.updateSession(session, user: user) { record in
@@ -123,6 +123,20 @@ public final class Gate {
                 return end
             }
         }
+    }
+
+    /// An appCancel, with what sent the session away when the store says (the watcher's screen
+    /// lock or suspend, a `did-enter-background`): the gate says that rather than "cancelled".
+    private func explained(_ error: AuthError) throws -> AuthError {
+        guard error.code == .appCancel, error.detail == nil,
+              let last = try store.lastLifecycleEvent(session: session), last.event == LifecycleEvent.didEnterBackground.rawValue
+        else { return error }
+        let detail = switch last.cause {
+        case "screen-lock": "The screen was locked (logind Lock): the session stays locked."
+        case "suspend": "The machine went to sleep: the session stays locked."
+        default: "The session was sent to the background (did-enter-background): it stays locked."
+        }
+        return AuthError(.appCancel, detail: detail)
     }
 
     private func locked() throws -> Bool {

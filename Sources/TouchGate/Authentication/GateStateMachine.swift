@@ -102,9 +102,13 @@ public struct GateStateMachine: Sendable {
         }
         if let end = end(for: error, terminalGone: terminalGone) { return end }
         let cancelled = error.code == .userCancel || error.code == .appCancel
-        let notice = cancelled ? "Cancelled; the session stays locked. Type again." : error.message
+        // A cancel from outside says what sent the session away (its detail), not "cancelled".
+        let notice = cancelled
+            ? (error.detail.map { "\($0) Type again." } ?? "Cancelled; the session stays locked. Type again.")
+            : error.message
         if let wait = error.retryAfterSeconds {
-            self.notice = notice
+            // Shown while the countdown runs; once it ends the prompt is open again, and says so.
+            self.notice = "The wait is over: type the passcode."
             state = .countingDown(remaining: wait)
             return .countDown(seconds: wait)
         }

@@ -39,6 +39,9 @@ public struct GateStatus: Sendable, Equatable {
         if let wait = lockout.passcodeRetryAfter(
             failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: now) {
             lines.append("  Too many wrong passcodes: next try in \(wait) s.")
+        } else if record.passcodeFailures > 0, let next = lockout.passcodeAttemptsBeforeDelay(failures: record.passcodeFailures) {
+            let tries = next.tries == 1 ? "1 try" : "\(next.tries) tries"
+            lines.append("  Passcode attempts left before a wait of \(next.delaySeconds) s: \(tries).")
         }
         lines.append("")
         self.init(user: user, session: session, lines: lines)

@@ -15,7 +15,12 @@ extension Store {
     /// them (an event it does not allow is skipped, never forced), and is then locked while the
     /// lock is on (``SessionLifecycle/lock(policy:)``). A locked session stays locked. Either
     /// every session is marked or, when the store fails, none is.
-    public func sendAllToBackground(user: String, policy: SessionLifecycle.Policy, now: Double) throws(StoreError) -> [BackgroundedSession] {
+    ///
+    /// `cause` names what sent them away in the audit entries' policy ("screen-lock",
+    /// "suspend"), so that a gate it interrupted can say so (``lastLifecycleEvent(session:)``).
+    public func sendAllToBackground(
+        user: String, policy: SessionLifecycle.Policy, now: Double, cause: String = "event"
+    ) throws(StoreError) -> [BackgroundedSession] {
         try perform {
             try database.transaction(.immediate) {
                 var done: [BackgroundedSession] = []
@@ -27,7 +32,7 @@ extension Store {
                     for event in [LifecycleEvent.willResignActive, .didEnterBackground] {
                         guard (try? record.lifecycle.handle(event, now: now, policy: policy)) != nil else { continue }
                         applied.append(event)
-                        try appendAudit(user: user, session: id, policy: "event", factor: "lifecycle",
+                        try appendAudit(user: user, session: id, policy: cause, factor: "lifecycle",
                                         outcome: event.rawValue, code: 0, prune: false)
                     }
                     record.lifecycle.lock(policy: policy)
@@ -67,6 +72,17 @@ extension Store {
         try perform {
             try database.run("UPDATE sessions SET tmux_socket = ? WHERE id = ? AND tmux_socket IS NOT ?",
                              .text(socket), .text(id), .text(socket))
+        }
+    }
+
+    /// The latest lifecycle event recorded for session `id` and what sent it (the audit entry's
+    /// policy: "event" for `touchgate event`, "screen-lock" or "suspend" for the watcher).
+    public func lastLifecycleEvent(session id: String) throws(StoreError) -> (event: String, cause: String?)? {
+        try perform {
+            guard let row = try database.rows("""
+                SELECT outcome, policy FROM audit WHERE session = ? AND factor = 'lifecycle' ORDER BY id DESC LIMIT 1
+                """, .text(id)).first, let event = row[0].string else { return nil }
+            return (event, row[1].string)
         }
     }
 }
