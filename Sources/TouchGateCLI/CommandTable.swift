@@ -20,7 +20,9 @@ public enum CommandTable {
             details: "Shows the user, the store and its id, whether the lock is on and a biometric factor enrolled, the "
                 + "failure counters, throttling, the sessions the store knows and the watcher running for the user and store.",
             jsonKeys: ["user", "store", "storeId", "enabled", "enrolled", "domainState", "biometricFailures",
-                       "biometryLockedOut", "passcodeFailures", "retryAfterSeconds", "schemaVersion",
+                       "biometryLockedOut", "passcodeFailures", "retryAfterSeconds",
+                       "attemptsLeft ({biometric, passcode}: wrong tries left before the lockout or the next wait; null: none)",
+                       "passcodeDelaySeconds (the wait after those passcode tries)", "schemaVersion",
                        "sessions ([{id, state, locked}])", "watcher (pid or null)"],
             exits: [.store]
         ) { _ throws(UsageError) in .status },
@@ -28,42 +30,44 @@ public enum CommandTable {
             "enable", summary: "turn the lock on (after a device-owner success)",
             details: "Turns the lock on after a successful device-owner evaluation; on any other outcome nothing changes "
                 + "and the exit status is that outcome's. When the lock already is on: a success, nothing asked.",
-            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "enabled"], exits: [.outcome, .store]
+            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "message", "enabled"], exits: [.outcome, .store]
         ) { line throws(UsageError) in .enable(try line.evaluation()) },
         CommandSpec(
             "disable", summary: "turn the lock off (after a device-owner success)",
             details: "Turns the lock off after a successful device-owner evaluation; on any other outcome nothing changes "
                 + "and the exit status is that outcome's. When the lock already is off: a success, nothing asked.",
-            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "enabled"], exits: [.outcome, .store]
+            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "message", "enabled"], exits: [.outcome, .store]
         ) { line throws(UsageError) in .disable(try line.evaluation()) },
         CommandSpec(
             "enroll", summary: "record the biometric enrollment",
             details: "Checks the passcode, then one biometric success, records the enrollment and changes domainState.",
-            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "enrolled"], exits: [.outcome, .store]
+            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "message", "enrolled"], exits: [.outcome, .store]
         ) { line throws(UsageError) in .enroll(try line.evaluation()) },
         CommandSpec(
             "unenroll", summary: "remove the biometric enrollment",
             details: "Removes the enrollment after a passcode success.",
-            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "enrolled"], exits: [.outcome, .store]
+            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "message", "enrolled"], exits: [.outcome, .store]
         ) { line throws(UsageError) in .unenroll(try line.evaluation()) },
         CommandSpec(
             "auth", summary: "one evaluation",
             details: "Runs one evaluation of the policy (default device-owner: the biometric factor first, then the "
                 + "passcode; biometrics: the biometric factor only). The exit status is the outcome's.",
             options: [.policy] + OptionSpec.evaluating,
-            jsonKeys: ["outcome (success or the outcome's name)", "code", "policy", "retryAfterSeconds (when throttled)"],
+            jsonKeys: ["outcome (success or the outcome's name)", "code", "policy",
+                       "message (the sentence shown without --json)", "retryAfterSeconds (when throttled)",
+                       "attemptsLeft ({biometric, passcode}, as status)", "passcodeDelaySeconds"],
             exits: [.outcome, .store]
         ) { line throws(UsageError) in .auth(try line.evaluation()) },
         CommandSpec(
             "can-evaluate", summary: "preflight: never prompts, never counts",
             details: "Says whether the policy could be evaluated now: exit 0 when it can, else the exit status of the "
                 + "outcome an evaluation would end in. Never prompts and never counts a try.",
-            options: [.policy, .session], jsonKeys: ["outcome", "code", "policy"], exits: [.outcome, .store]
+            options: [.policy, .session], jsonKeys: ["outcome", "code", "policy", "message"], exits: [.outcome, .store]
         ) { line throws(UsageError) in .canEvaluate(try line.evaluation()) },
         CommandSpec(
             "reset", summary: "clear lockout and throttling (passcode, or root)",
             details: "Clears the biometric lockout and the passcode throttling; needs a passcode success unless run as root.",
-            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy"], exits: [.outcome, .store]
+            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "message"], exits: [.outcome, .store]
         ) { line throws(UsageError) in .reset(try line.evaluation()) },
         CommandSpec(
             "config get", summary: "show one user's settings",

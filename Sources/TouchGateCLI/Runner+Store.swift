@@ -78,6 +78,7 @@ extension Runner {
             ("biometryLockedOut", .bool(lockedOut)),
             ("passcodeFailures", .int(record.passcodeFailures)),
             ("retryAfterSeconds", wait.map(JSONValue.int) ?? .null),
+        ] + (try attemptsLeft(store: store, user: name)) + [
             ("schemaVersion", .int(schemaVersion)),
             ("sessions", sessionList),
             ("watcher", watcher.map { .int(Int($0)) } ?? .null),

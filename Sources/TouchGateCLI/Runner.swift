@@ -182,6 +182,8 @@ package struct Runner {
                 ("outcome", .string(error?.code.name ?? "success")),
                 ("code", .int(error?.code.rawValue ?? 0)),
                 ("policy", .string(policy)),
+                // The sentence shown without --json (there: on standard error, with the outcome's name).
+                ("message", .string(error?.message ?? "Success.")),
             ]
             if let wait = error?.retryAfterSeconds { members.append(("retryAfterSeconds", .int(wait))) }
             members += extra

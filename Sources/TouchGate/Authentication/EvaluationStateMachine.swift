@@ -93,6 +93,8 @@ public struct EvaluationStateMachine: Sendable {
     /// What comes after the try being settled.
     private enum Next: Equatable {
         case retry
+        /// The input ended at a prompt: userCancel, saying so.
+        case endOfInput
         case fallback
         case unavailable(AuthError.Code)
         case success
@@ -211,7 +213,7 @@ public struct EvaluationStateMachine: Sendable {
         case .settling(let factor, let tries, let next):
             // A try that is being recorded as a success stays one; anything else stops here.
             switch next {
-            case .success, .stop(_): break
+            case .success, .stop(_), .endOfInput: break
             case .retry, .fallback, .unavailable(_):
                 state = .settling(factor, tries: tries, next: .stop(interruption.code))
             }
@@ -244,7 +246,7 @@ public struct EvaluationStateMachine: Sendable {
             return settle(settled, .stop(code))
         }
         if result.fallbackChosen { return settle(stopped(.userFallback), .fallback) }
-        if result.endOfInput { return settle(stopped(.userCancel), .stop(.userCancel)) }
+        if result.endOfInput { return settle(stopped(.userCancel), .endOfInput) }
         if result.notInteractive { return settle(stopped(.notInteractive), .stop(.notInteractive)) }
         if let invalid = result.invalidAnswer {
             counted[factor, default: 0] += 1
@@ -274,6 +276,8 @@ public struct EvaluationStateMachine: Sendable {
         switch (factor, next) {
         case (_, .stop(let code)):
             return finish(AuthError(code))
+        case (_, .endOfInput):
+            return finish(AuthError(.userCancel, detail: "The input ended before an answer (end of input)."))
         case (.biometric, .success):
             return finish(nil)
         case (.biometric, .retry):
@@ -290,7 +294,9 @@ public struct EvaluationStateMachine: Sendable {
             if mode == .enrollment { return startBiometric() }
             return finish(nil)
         case (.passcode, .retry):
-            guard let snapshot, tries < snapshot.passcodeTries else { return finish(AuthError(.authenticationFailed)) }
+            guard let snapshot, tries < snapshot.passcodeTries else {
+                return finish(AuthError(.authenticationFailed, detail: "Authentication failed: the passcode was wrong \(Self.times(tries))."))
+            }
             state = .admitting(.passcode, tries: tries, interruption: nil)
             return .admit(.passcode)
         case (.passcode, .fallback), (.passcode, .unavailable(_)):
@@ -334,7 +340,9 @@ public struct EvaluationStateMachine: Sendable {
         case .fallback:
             return .finish(AuthError(.userFallback), audit: nil)
         case .exhausted:
-            return .finish(AuthError(.authenticationFailed), audit: nil)
+            let tries = snapshot?.configuration.biometricTriesPerEvaluation ?? 0
+            return .finish(AuthError(.authenticationFailed, detail: "Authentication failed: the biometric factor did not match \(Self.times(tries))."),
+                           audit: nil)
         case .unavailable(let code):
             return .finish(Self.biometricError(code, remoteHost: snapshot?.remoteHost), audit: audit ? .biometric : nil)
         }
@@ -348,9 +356,12 @@ public struct EvaluationStateMachine: Sendable {
             return biometricEnded(.unavailable(.biometryLockout))
         case .passcode:
             // Said once, by whoever reports the outcome (auth's one line, the gate's countdown).
-            return finish(AuthError(.authenticationFailed, retryAfterSeconds: retryAfterSeconds))
+            return finish(AuthError(.authenticationFailed, retryAfterSeconds: retryAfterSeconds,
+                                    detail: "Authentication failed: too many wrong passcodes."))
         }
     }
+
+    private static func times(_ count: Int) -> String { count == 1 ? "once" : "\(count) times" }
 
     private mutating func finish(_ error: AuthError?) -> Action {
         state = .finished

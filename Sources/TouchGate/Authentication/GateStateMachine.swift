@@ -104,7 +104,8 @@ public struct GateStateMachine: Sendable {
         let cancelled = error.code == .userCancel || error.code == .appCancel
         // A cancel from outside says what sent the session away (its detail), not "cancelled".
         let notice = cancelled
-            ? (error.detail.map { "\($0) Type again." } ?? "Cancelled; the session stays locked. Type again.")
+            ? ((error.code == .appCancel ? error.detail : nil).map { "\($0) Type again." }
+                ?? "Cancelled; the session stays locked. Type again.")
             : error.message
         if let wait = error.retryAfterSeconds {
             // Shown while the countdown runs; once it ends the prompt is open again, and says so.

@@ -37,21 +37,56 @@ public struct PAMCredentialChecker: CredentialChecker {
     }
 
     /// Names what is missing: the configuration directory given, or the service file in every
-    /// directory libpam would read it from.
+    /// directory libpam would read it from, telling a missing file (ENOENT), one that cannot be
+    /// read (EACCES) and a path through a file (ENOTDIR) apart.
     ///
-    /// The corresponding C function is `stat`.
+    /// The corresponding C functions are `stat` and `access`.
     public func missingServiceDescription(_ service: String, role: String) -> String {
         if service.isEmpty { return "No \(role) service is configured." }
         if service.contains("/") { return "The \(role) service \(service) is not a service name." }
         var information = stat()
-        if let configurationDirectory, stat(configurationDirectory, &information) != 0 {
-            return "The PAM configuration directory \(configurationDirectory) was not found."
+        if let configurationDirectory {
+            let what = "The PAM configuration directory \(configurationDirectory)"
+            if stat(configurationDirectory, &information) != 0 { return "\(what) \(Self.failure(errno))." }
+            if information.st_mode & S_IFMT != S_IFDIR { return "\(what) is not a directory." }
+            if access(configurationDirectory, R_OK | X_OK) != 0 {
+                return "\(what) cannot be read (\(Self.errnoName(errno)): permission denied)."
+            }
         }
         let paths = searchDirectories.map { $0 + "/" + service }
-        if let unreadable = paths.first(where: { stat($0, &information) == 0 }) {
-            return "The \(role) service file \(unreadable) cannot be read."
+        for path in paths {
+            if stat(path, &information) == 0 {
+                if access(path, R_OK) != 0 {
+                    return "The \(role) service file \(path) cannot be read (\(Self.errnoName(errno)): permission denied)."
+                }
+                continue
+            }
+            if errno != ENOENT { return "The \(role) service file \(path) \(Self.failure(errno))." }
         }
         return "The \(role) service file \(paths.joined(separator: " or ")) was not found."
+    }
+
+    /// How a path that `stat` refused fails, for a message: "was not found (ENOENT)" and the like.
+    static func failure(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: "was not found (ENOENT)"
+        case EACCES: "cannot be reached (EACCES: permission denied on a directory above it)"
+        case ENOTDIR: "cannot be reached (ENOTDIR: a part of the path is not a directory)"
+        default: "cannot be reached (\(errnoName(code)))"
+        }
+    }
+
+    /// The errno's symbolic name for the values a path can fail with, else its number.
+    static func errnoName(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: "ENOENT"
+        case EACCES: "EACCES"
+        case ENOTDIR: "ENOTDIR"
+        case ELOOP: "ELOOP"
+        case ENAMETOOLONG: "ENAMETOOLONG"
+        case EPERM: "EPERM"
+        default: "errno \(code)"
+        }
     }
 
     /// The corresponding C functions are `pam_start` (or `pam_start_confdir`), `pam_authenticate` and `pam_end`.
