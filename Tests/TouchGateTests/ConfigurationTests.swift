@@ -5,7 +5,7 @@ import Testing
     @Test func defaultsMatchTheContract() {
         let configuration = Configuration()
         let expected: [Configuration.Key: String] = [
-            .maxBiometricFailures: "5", .biometricTriesPerEvaluation: "3",
+            .maxBiometricFailures: "5", .biometricTriesPerEvaluation: "3", .passcodeTriesPerEvaluation: "3",
             .passcodeDelays: "0,0,0,0,0,60,300,900,3600", .graceSeconds: "0", .reuseSeconds: "0",
             .idleSeconds: "0", .passcodeService: "touchgate", .biometricService: "touchgate-biometric",
             .logRetention: "1000",

@@ -31,23 +31,27 @@ import Testing
     @Test func aGoodScanSucceeds() {
         var machine = Machine(mode: .policy(.deviceOwner))
         #expect(machine.start(Self.snapshot()) == .admit(.biometric))
-        guard case .check(.biometric(typedLineIsPasscode: true), attempt: 1, hint: let hint?) = machine.admitted(1) else {
+        guard case .check(.biometric(typedLineIsPasscode: true), attempt: 1, step: let step) = machine.admitted(1) else {
             Issue.record("no biometric check"); return
         }
-        #expect(hint.contains("test"))
+        #expect(step.reason == "test" && step.factor == .biometric && step.attempt == 1 && step.tries == 3)
         #expect(machine.checkEnded(Self.result(.success, submitted: false))
             == .settle(attempt: 1, factor: .biometric, result: .success, notice: nil))
         #expect(machine.settled() == .finish(nil, audit: nil))
     }
 
-    @Test func aBadScanIsCountedAndTriedAgainWithoutANewHint() {
+    @Test func aBadScanIsCountedSaidAndTriedAgainAsTheSecondTry() {
         var machine = Machine(mode: .policy(.biometrics))
         _ = machine.start(Self.snapshot())
         _ = machine.admitted(1)
         #expect(machine.checkEnded(Self.result(.noMatch, submitted: false))
-            == .settle(attempt: 1, factor: .biometric, result: .failure(.authenticationFailed), notice: nil))
+            == .settle(attempt: 1, factor: .biometric, result: .failure(.authenticationFailed),
+                       notice: .tryFailed(.biometric, AttemptsLeft(inEvaluation: 2, beforeStop: 4))))
         #expect(machine.settled() == .admit(.biometric))
-        #expect(machine.admitted(2) == .check(.biometric(typedLineIsPasscode: false), attempt: 2, hint: nil))
+        guard case .check(.biometric(typedLineIsPasscode: false), attempt: 2, step: let step) = machine.admitted(2) else {
+            Issue.record("no second check"); return
+        }
+        #expect(step.attempt == 2 && step.enterTitle == "Use Passcode" && step.cancelTitle == "Cancel")
     }
 
     @Test func aTimeoutIsTakenBackAndDeviceOwnerGoesToThePasscodeSayingWhy() {
@@ -56,7 +60,7 @@ import Testing
         _ = machine.admitted(1)
         guard case .settle(attempt: 1, factor: .biometric, result: .notChecked(.biometryNotAvailable), notice: let notice?)
             = machine.checkEnded(Self.timeout) else { Issue.record("not taken back"); return }
-        #expect(notice.hasSuffix("Use the passcode."))
+        #expect(notice == .factorUnavailable(.biometric, .biometryNotAvailable))
         #expect(machine.settled() == .admit(.passcode))
     }
 
@@ -76,7 +80,11 @@ import Testing
         #expect(deviceOwner.checkEnded(Self.fallback)
             == .settle(attempt: 1, factor: .biometric, result: .notChecked(.userFallback), notice: nil))
         #expect(deviceOwner.settled() == .admit(.passcode))
-        #expect(deviceOwner.admitted(2) == .check(.passcode, attempt: 2, hint: "touchgate: test (passcode for alice; Ctrl-C: Cancel)"))
+        guard case .check(.passcode, attempt: 2, step: let step) = deviceOwner.admitted(2) else {
+            Issue.record("no passcode check"); return
+        }
+        #expect(step == PromptStep(factor: .passcode, attempt: 1, tries: 3, reason: "test", user: "alice",
+                                   enterTitle: nil, cancelTitle: "Cancel"))
 
         var biometrics = Machine(mode: .policy(.biometrics))
         _ = biometrics.start(Self.snapshot())
@@ -90,8 +98,10 @@ import Testing
     @Test func aPasscodeTypedDuringTheWaitDependsOnThePolicy() {
         var deviceOwner = Machine(mode: .policy(.deviceOwner))
         _ = deviceOwner.start(Self.snapshot())
-        #expect(deviceOwner.admitted(1) == .check(.biometric(typedLineIsPasscode: true), attempt: 1,
-                                                  hint: "touchgate: test (empty answer: Use Passcode; Ctrl-C: Cancel)"))
+        guard case .check(.biometric(typedLineIsPasscode: true), attempt: 1, step: let step) = deviceOwner.admitted(1) else {
+            Issue.record("no biometric check"); return
+        }
+        #expect(step.enterTitle == "Use Passcode" && step.cancelTitle == "Cancel")
         _ = deviceOwner.checkEnded(Self.fallback)
         #expect(deviceOwner.settled() == .admit(.passcode))
         _ = deviceOwner.admitted(2)
@@ -148,14 +158,21 @@ import Testing
         #expect(machine.start(Self.snapshot()) == .admit(.passcode))
         for attempt in 1...3 as ClosedRange<Int64> {
             _ = machine.admitted(attempt)
-            _ = machine.checkEnded(Self.result(.noMatch))
+            // Each wrong one is said with what is left: of this evaluation, and before the first
+            // delay of the default passcode-delays (after the 5th failure).
+            #expect(machine.checkEnded(Self.result(.noMatch)) == .settle(
+                attempt: attempt, factor: .passcode, result: .failure(.authenticationFailed),
+                notice: .tryFailed(.passcode, AttemptsLeft(inEvaluation: 3 - Int(attempt), beforeStop: 5 - Int(attempt),
+                                                           delaySeconds: 60))))
             let next = machine.settled()
-            #expect(next == (attempt < 3 ? .admit(.passcode) : .finish(AuthError(.authenticationFailed), audit: nil)))
+            #expect(next == (attempt < 3 ? .admit(.passcode) : .finish(
+                AuthError(.authenticationFailed, detail: "Authentication failed: the passcode was wrong 3 times."), audit: nil)))
         }
         var throttled = Machine(mode: .passcodeOnly)
         _ = throttled.start(Self.snapshot())
         #expect(throttled.throttled(retryAfterSeconds: 30)
-            == .finish(AuthError(.authenticationFailed, retryAfterSeconds: 30), audit: nil))
+            == .finish(AuthError(.authenticationFailed, retryAfterSeconds: 30,
+                                 detail: "Authentication failed: too many wrong passcodes."), audit: nil))
     }
 
     @Test func ctrlCAtAPromptCancelsAndOnlyASubmittedSecretCounts() {
@@ -249,7 +266,9 @@ import Testing
         _ = machine.start(Self.snapshot(tries: 1))
         _ = machine.admitted(1)
         #expect(machine.checkEnded(Self.result(.failed(4), submitted: false))
-            == .settle(attempt: 1, factor: .biometric, result: .failure(.authenticationFailed), notice: nil))
-        #expect(machine.settled() == .finish(AuthError(.authenticationFailed), audit: nil))
+            == .settle(attempt: 1, factor: .biometric, result: .failure(.authenticationFailed),
+                       notice: .tryFailed(.biometric, AttemptsLeft(inEvaluation: 0, beforeStop: 4))))
+        #expect(machine.settled() == .finish(
+            AuthError(.authenticationFailed, detail: "Authentication failed: the biometric factor did not match once."), audit: nil))
     }
 }

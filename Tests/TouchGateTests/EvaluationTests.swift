@@ -84,7 +84,7 @@ import Testing
                                   prompts: Silent())
         var ends: [AuthError.Code] = []
         for _ in 0..<4 {
-            do { try context.evaluateSynchronously(.biometrics, reason: "test") } catch let error as AuthError { ends.append(error.code) }
+            do { try context.evaluateSynchronously(.biometrics, reason: "test") } catch { ends.append(error.code) }
         }
         #expect(biometric.calls.withLock { $0.count } == maximum)
         #expect(ends.last == .biometryLockout)

@@ -64,7 +64,7 @@ import Testing
         // One evaluation takes three passcode answers; then the gate asks again, saying why.
         let checker = ScriptedChecker(Array(repeating: Self.result(.noMatch), count: 3) + [Self.result(.success)])
         #expect(try world.gate(checker).run(on: screen) == .unlocked)
-        #expect(screen.notices == [nil, AuthError(.authenticationFailed).message])
+        #expect(screen.notices == [nil, "Authentication failed: the passcode was wrong 3 times."])
         #expect(!world.locked)
         // The claim is given back.
         #expect(try world.store.session("s1")?.promptOwner == nil)
@@ -94,8 +94,8 @@ import Testing
         var ended = CredentialCheckResult(outcome: .failed(19), submittedAnswer: false)
         ended.endOfInput = true
         let end = try world.gate(ScriptedChecker([.result(ended)]), scripted: true).run(on: screen)
-        #expect(end == .stopped(AuthError(.userCancel)))
-        #expect(screen.said == ["touchgate: \(AuthError(.userCancel).message) (userCancel)"])
+        #expect(end == .stopped(AuthError(.userCancel, detail: "The input ended before an answer (end of input).")))
+        #expect(screen.said == ["touchgate: The input ended before an answer (end of input). (userCancel)"])
         #expect(world.locked)
     }
 
