@@ -261,8 +261,13 @@ enum ManPageSections {
         passcode\-only mode below applies).
         .PP
         A locked session gets the terminal's alternate screen, cleared (nothing of the
-        session stays visible), with the user, host, session, biometric attempts left,
-        any lockout or throttling countdown, and how to fall back to the passcode.
+        session stays visible), with the user, host, the session as the user knows it
+        (the tmux session's name, or the terminal of a shell), biometric attempts left,
+        passcode attempts left before a wait (once one was wrong), any lockout or
+        throttling countdown, and how to fall back to the passcode.
+        Each wrong try says so with what is left, and the cover is drawn again with the
+        attempts left; once a countdown ends the cover says "The wait is over: type the
+        passcode."
         The gate asks the biometric factor first, then the passcode, and loops until a
         success, then unlocks the session, restores the screen and exits 0.
         .PP
@@ -273,6 +278,9 @@ enum ManPageSections {
         Ctrl\-C, Ctrl\-\e or Ctrl\-Z cancel the line at once, the cover says
         "Cancelled; the session stays locked. Type again.", and the gate asks again; so
         does end of input (Ctrl\-D on an empty line).
+        A wait ended from outside says what sent the session away instead: "The screen
+        was locked (logind Lock)", "The machine went to sleep" (the watcher), or "The
+        session was sent to the background (did\-enter\-background)".
         What is typed while PAM runs or a countdown runs never shows, and each prompt
         discards what was typed before it.
         A passcode stack that is missing is named on the cover, and the gate looks
@@ -583,7 +591,7 @@ enum ManPageSections {
         (or AuthContext.invalidate() in the library) during a wait ends it with
         appCancel
         .RB ( auth
-        exits 9; the gate says "Cancelled; the session stays locked." and waits again).
+        exits 9; the gate says what sent the session to the background and waits again).
         Every way a wait ends kills the worker process that ran the stack, so the
         reader is free for the next try at once.
         .PP

@@ -29,10 +29,9 @@ enum PromptWording {
     static func wrongTry(_ factor: Factor, _ left: AttemptsLeft) -> String {
         switch factor {
         case .passcode:
-            guard let tries = left.beforeStop else { return "Wrong passcode." }
-            let wait = left.delaySeconds.map { " of \($0) s" } ?? ""
-            if tries == 0 { return "Wrong passcode; the next try waits\(wait)." }
-            return "Wrong passcode; \(tries) \(tries == 1 ? "try" : "tries") left before a wait\(wait)."
+            guard let tries = left.beforeStop, let delay = left.delaySeconds else { return "Wrong passcode." }
+            if tries == 0 { return "Wrong passcode; the next try waits \(delay) s." }
+            return "Wrong passcode; \(tries) \(tries == 1 ? "try" : "tries") left before a wait of \(delay) s."
         case .biometric:
             guard let tries = left.beforeStop else { return "Not recognized." }
             if tries == 0 { return "Not recognized; biometrics are now locked out: use the passcode." }

@@ -42,9 +42,11 @@ extension Runner {
         // Ctrl-C only clears the line at the gate: offering it as "cancel" would mislead.
         context.cancelTitle = nil
         let gate = Gate(store: store, session: id, context: context, scripted: invocation.answersFromStandardInput)
+        let label = sessionLabel(id, socket: existing?.tmuxSocket)
+        gate.reason = "unlock " + (label == id ? "session \(id.escapedForMessage)" : label.escapedForMessage)
         let end: GateEnd
         do {
-            let cover = GateCover(header: header(user: name, session: id, socket: existing?.tmuxSocket), prompts: prompts,
+            let cover = GateCover(header: header(user: name, label: label), prompts: prompts,
                                   scripted: invocation.answersFromStandardInput, interrupter: context.interrupter)
             defer { cover.release() }
             let remote = remoteHost
@@ -81,7 +83,11 @@ extension Runner {
         }
     }
 
-    func header(user: String, session: String, socket: String? = nil) -> [String] {
+    func header(user: String, session: String) -> [String] {
+        header(user: user, label: sessionLabel(session))
+    }
+
+    func header(user: String, label: String) -> [String] {
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count - 1)
         let hostName = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -91,7 +97,7 @@ extension Runner {
             "",
             "  user:    \(user)",
             "  host:    \(hostName)",
-            "  session: \(sessionLabel(session, socket: socket).escapedForMessage)",
+            "  session: \(label.escapedForMessage)",
             "",
         ]
     }
@@ -142,8 +148,11 @@ final class GateCover: GateScreen {
         if cover != nil, let terminal = prompts as? TerminalPrompts {
             let words = terminal.wording
             terminal.wording = { [weak self] event in
-                if case .tryFailed = event, let self, let status = self.readStatus?() { self.draw(self.header + status.lines) }
-                return words(event)
+                // Drawn at once with the status, not kept for the next prompt: a countdown that
+                // follows clears it, so it never shows stale above a later prompt.
+                guard case .tryFailed = event, let self, let status = self.readStatus?() else { return words(event) }
+                self.draw(self.header + status.lines + words(event))
+                return []
             }
         }
     }

@@ -76,7 +76,7 @@ extension FingerprintTests {
         verifies += 1
         try tmux.waitForScreen(containing: FingerprintReader.waitingMessage)
         try world.gateEvents(["will-resign-active", "did-enter-background"], session: id)
-        try tmux.waitForScreen(containing: "Cancelled; the session stays locked.")
+        try tmux.waitForScreen(containing: "sent to the background (did-enter-background)")
         try Self.waitForVerify(world, service, number: verifies + 1)
         verifies += 1
         screen = try tmux.waitForScreen(containing: FingerprintReader.waitingMessage)

@@ -95,6 +95,25 @@ import Testing
         try TmuxGateTests.expectGateHolds(tmux)
     }
 
+    /// A gate asking when logind's Lock comes says what locked the session (issue 22, item 7):
+    /// the user cancelled nothing.
+    @Test func aGateInterruptedByAScreenLockSaysSo() throws {
+        let bus = try LogindBus()
+        let world = try Self.world(bus)
+        let tmux = try TmuxHarness(world: world)
+        defer { tmux.shutdown() }
+        try tmux.startInnerSession("s", command: "printf '\(TmuxGateTests.marker)\\n'; exec /bin/sh")
+        try tmux.attach("s")
+        try TmuxGateTests.waitForGate(tmux)
+        let watcher = try Self.startWatcher(world, bus)
+        defer { watcher.signal(SIGTERM) }
+        try bus.sessionSignal("c1", "Lock")
+        let screen = try tmux.waitForScreen(containing: "The screen was locked (logind Lock): the session stays locked. Type again.")
+        #expect(!screen.contains("Cancelled"), "\(screen)")
+        try TmuxGateTests.expectGateHolds(tmux)
+        try TmuxGateTests.unlockWithFinger(tmux)
+    }
+
     @Test func aLockOfAnotherUsersSessionIsIgnored() throws {
         let bus = try LogindBus()
         let world = try Self.world(bus)

@@ -7,6 +7,8 @@ public final class Gate {
     public let session: String
     public let context: AuthContext
     let scripted: Bool
+    /// The reason each evaluation shows; the CLI names the session as the user knows it.
+    public var reason: String
 
     /// - Parameter context: evaluates device-owner for the session's user; its interrupter is
     ///   the one the screen's signals post to.
@@ -15,6 +17,7 @@ public final class Gate {
         self.session = session
         self.context = context
         self.scripted = scripted
+        self.reason = "unlock session \(session.escapedForMessage)"
     }
 
     private var user: String { context.user }
@@ -93,7 +96,7 @@ public final class Gate {
                 screen.showStatus(GateStatus(user: user, session: session, record: record, configuration: configuration,
                                              remoteHost: context.remoteHost, now: store.clock.now), notice: notice)
                 do {
-                    try context.evaluateSynchronously(.deviceOwner, reason: "unlock session \(session.escapedForMessage)",
+                    try context.evaluateSynchronously(.deviceOwner, reason: reason,
                                                       configuration: configuration, record: record)
                     action = machine.evaluationEnded(nil)
                 } catch {
