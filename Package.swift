@@ -32,6 +32,8 @@ let package = Package(
     name: "touchgate",
     products: [
         .library(name: "TouchGate", targets: ["TouchGate"]),
+        // For tests of lockout counting against real PAM: a private PAM world, scripted prompts, a settable clock.
+        .library(name: "TouchGateTesting", targets: ["TouchGateTesting"]),
         .executable(name: "touchgate", targets: ["touchgate"]),
         // `touchgate watch` runs this (installed in PREFIX/libexec/touchgate/): only it loads libdbus-1.
         .executable(name: "touchgate-watch", targets: ["touchgate-watch"]),
@@ -65,7 +67,8 @@ let package = Package(
             path: "Sources/TouchGateWatch",
             swiftSettings: [.unsafeFlags(dbusIncludeFlags)]
         ),
-        .target(name: "TouchGateCLI", dependencies: ["TouchGate"], path: "Sources/TouchGateCLI"),
+        .target(name: "TouchGateTesting", dependencies: ["TouchGate"], path: "Sources/TouchGateTesting"),
+        .target(name: "TouchGateCLI", dependencies: ["TouchGate", "TouchGateTesting"], path: "Sources/TouchGateCLI"),
         // `prctl(PR_SET_DUMPABLE)` for `main`: Swift cannot call the variadic `prctl` itself.
         .target(name: "CProcessControl", path: "Sources/CProcessControl"),
         .executableTarget(

@@ -174,6 +174,24 @@ public enum CommandTable {
             arguments: [ArgumentSpec("SHELL", values: .shells)], exits: [.badValue]
         ) { line throws(UsageError) in .completions(shell: try shell(line.arguments[0])) },
         CommandSpec(
+            "test-world create", summary: "make a private PAM world for tests in DIR",
+            details: "Makes DIR (new, or empty) a private PAM world for lockout tests: pam_matrix stacks for the "
+                + "touchgate and touchgate-biometric services, read through pam_start_confdir (no root, nothing under "
+                + "/etc), for one user (--user, default alice) whose passcode is USER-passcode and whose biometric secret "
+                + "is USER-finger, and the path of a store beside them. Prints the environment to use, as export lines "
+                + "for eval \"$(touchgate test-world create DIR)\". Needs pam_matrix.so (libpam-wrapper).",
+            arguments: [ArgumentSpec("DIR")],
+            jsonKeys: ["directory", "environment ({TOUCHGATE_PAM_CONFDIR, TOUCHGATE_STORE, TOUCHGATE_USER})", "user",
+                       "passcode", "finger"],
+            exits: [.badValue, .internalError]
+        ) { line throws(UsageError) in .testWorldCreate(directory: line.arguments[0]) },
+        CommandSpec(
+            "test-world remove", summary: "delete a world test-world create made",
+            details: "Deletes DIR and everything in it (the store included), only when test-world create made it "
+                + "(its touchgate-testing-world file); any other directory is left as it is, exit 65.",
+            arguments: [ArgumentSpec("DIR")], exits: [.badValue]
+        ) { line throws(UsageError) in .testWorldRemove(directory: line.arguments[0]) },
+        CommandSpec(
             "demo", summary: "a walkthrough with a temporary store and demo PAM stacks",
             details: "A walkthrough against real PAM (pam_matrix stacks written to a temporary directory, with demo "
                 + "secrets it prints) and a temporary store.",

@@ -60,6 +60,10 @@ public enum Command: Equatable, Sendable {
     /// `help --man`: the manual page touchgate(1) in roff, derived from ``CommandTable``.
     case manPage
     case demo
+    /// `test-world create DIR`: a private PAM world for tests (``PAMWorld``), its environment printed.
+    case testWorldCreate(directory: String)
+    /// `test-world remove DIR`: deletes a world `test-world create` made.
+    case testWorldRemove(directory: String)
 }
 
 /// What `touchgate gate` was asked to do.

@@ -71,6 +71,8 @@ package struct Runner {
         case .completions(let shell): return completions(shell)
         case .manPage: return manPage()
         case .demo: return try demo()
+        case .testWorldCreate(let directory): return testWorldCreate(directory)
+        case .testWorldRemove(let directory): return testWorldRemove(directory)
         }
     }
 
