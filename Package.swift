@@ -87,6 +87,9 @@ let package = Package(
         // What both test targets share (a seeded generator); not part of any product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TouchGateTests", dependencies: ["TouchGate", "TestSupport"], path: "Tests/TouchGateTests"),
+        // docs/testing.md's Swift example, built and run with the suite (a separate package would
+        // build touchgate a second time).
+        .testTarget(name: "ExampleTests", dependencies: ["TouchGate", "TouchGateTesting"], path: "examples/swift"),
         .testTarget(
             name: "TouchGateCLITests", dependencies: ["TouchGateCLI", "TouchGate", "TestSupport"], path: "Tests/TouchGateCLITests"),
     ]
