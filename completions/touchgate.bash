@@ -39,6 +39,14 @@ _touchgate() {
             arguments=("${arguments[@]:1}")
         fi
     fi
+    if [[ $command == test-world ]]; then
+        if (( ${#arguments[@]} == 0 )); then
+            [[ $cur == -* ]] || { COMPREPLY=($(compgen -W "create remove" -- "$cur")); return; }
+        else
+            key="test-world ${arguments[0]}"
+            arguments=("${arguments[@]:1}")
+        fi
+    fi
     if [[ $cur == -* ]]; then
         local options="--store --store-id --user --json -S --stdin --pam-confdir -h --help --version"
         case $key in
@@ -60,17 +68,17 @@ _touchgate() {
         return
     fi
     if [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "status enable disable enroll unenroll auth can-evaluate reset config log event gate watch tmux-conf tmux-hook shell-init completions demo help version" -- "$cur"))
+        COMPREPLY=($(compgen -W "status enable disable enroll unenroll auth can-evaluate reset config log event gate watch tmux-conf tmux-hook shell-init completions test-world demo help version" -- "$cur"))
         return
     fi
     case "$key:${#arguments[@]}" in
-        "config get:0") COMPREPLY=($(compgen -W "max-biometric-failures biometric-tries-per-evaluation passcode-delays grace-seconds reuse-seconds idle-seconds passcode-service biometric-service log-retention" -- "$cur")) ;;
-        "config set:0") COMPREPLY=($(compgen -W "max-biometric-failures biometric-tries-per-evaluation passcode-delays grace-seconds reuse-seconds idle-seconds passcode-service biometric-service log-retention" -- "$cur")) ;;
+        "config get:0") COMPREPLY=($(compgen -W "max-biometric-failures biometric-tries-per-evaluation passcode-tries-per-evaluation passcode-delays grace-seconds reuse-seconds idle-seconds passcode-service biometric-service log-retention" -- "$cur")) ;;
+        "config set:0") COMPREPLY=($(compgen -W "max-biometric-failures biometric-tries-per-evaluation passcode-tries-per-evaluation passcode-delays grace-seconds reuse-seconds idle-seconds passcode-service biometric-service log-retention" -- "$cur")) ;;
         "event:0") COMPREPLY=($(compgen -W "did-finish-launching will-resign-active did-enter-background will-enter-foreground did-become-active will-terminate" -- "$cur")) ;;
         "tmux-hook:0") COMPREPLY=($(compgen -W "session-created client-session-changed client-detached client-focus-in client-focus-out" -- "$cur")) ;;
         "shell-init:0") COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
         "completions:0") COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
-        "help:0") COMPREPLY=($(compgen -W "status enable disable enroll unenroll auth can-evaluate reset config log event gate watch tmux-conf tmux-hook shell-init completions demo help version" -- "$cur")) ;;
+        "help:0") COMPREPLY=($(compgen -W "status enable disable enroll unenroll auth can-evaluate reset config log event gate watch tmux-conf tmux-hook shell-init completions test-world demo help version" -- "$cur")) ;;
     esac
 }
 complete -F _touchgate touchgate

@@ -32,6 +32,17 @@ public struct CommandSpec: Sendable {
         self.build = build
     }
 
+    /// The JSON keys' names, without what the table says of each (`retryAfterSeconds` of
+    /// `retryAfterSeconds (when throttled)`).
+    public var jsonKeyNames: [String] {
+        jsonKeys.map { key in String(key.prefix { $0 != " " && $0 != ":" }) }
+    }
+
+    /// The names of the keys printed only sometimes (`retryAfterSeconds (when throttled)`).
+    public var conditionalJSONKeyNames: [String] {
+        jsonKeys.filter { $0.contains("(when") }.map { key in String(key.prefix { $0 != " " && $0 != ":" }) }
+    }
+
     /// The first word of the name: `config` for `config get`.
     public let word: String
 

@@ -50,11 +50,30 @@ extension CommandTable {
             page += ".TP\n.B " + roff(status.code) + "\n" + roff(status.meaning) + "\n"
         }
         page += ManPageSections.exitStatusNotes
+        page += jsonContractSection
         page += ManPageSections.environment
         page += ManPageSections.files
         page += ManPageSections.examples
         page += ManPageSections.seeAlso
         return page
+    }
+
+    /// JSON KEYS AND EXIT CODES: what a test may rely on, per command, from the same table as
+    /// COMMANDS; `JSONContractTests` fail when a command prints a key this list does not name.
+    static var jsonContractSection: String {
+        var section = ".SH JSON KEYS AND EXIT CODES\n" + roff(
+            "What a script or a test may rely on: the top-level keys each command prints with --json, and its exit "
+            + "statuses. A key marked (when ...) is printed only then. Any error prints {\"error\": MESSAGE, "
+            + "\"exitCode\": N} instead, with the same status. A change to a key or a status is a change of this list.")
+            + "\n"
+        for command in commands {
+            let keys = command.jsonKeyNames.isEmpty ? "no JSON" : command.jsonKeyNames.map { name in
+                command.conditionalJSONKeyNames.contains(name) ? name + " (when ...)" : name
+            }.joined(separator: ", ")
+            section += ".TP\n.B " + roff(command.name) + "\n" + roff(keys + "; exit " + command.exitStatuses.map(\.code)
+                .joined(separator: ", ")) + "\n"
+        }
+        return section
     }
 
     /// `\fBenroll\fR [\fB\-\-reason\fR \fITEXT\fR] …`.
