@@ -91,6 +91,7 @@ let package = Package(
         // build touchgate a second time).
         .testTarget(name: "ExampleTests", dependencies: ["TouchGate", "TouchGateTesting"], path: "examples/swift"),
         .testTarget(
-            name: "TouchGateCLITests", dependencies: ["TouchGateCLI", "TouchGate", "TestSupport"], path: "Tests/TouchGateCLITests"),
+            name: "TouchGateCLITests", dependencies: ["TouchGateCLI", "TouchGate", "TouchGateTesting", "TestSupport"],
+            path: "Tests/TouchGateCLITests"),
     ]
 )

@@ -1,63 +1,47 @@
 # The fingerprint rows of bench/run (`bench/run --fingerprint`), sourced by it after the build and
 # the PAM stacks: it uses $binary, $pam, $work, $root, $build, $started, use_pam, median, ms, ratio,
-# verdict, time_alternating, start_system_bus, publish_table and fail from there. A real fingerprint
-# stack without hardware: a private system bus, polkit answered by python3-dbusmock, fprintd with
-# libfprint's virtual device (the set-up of Tests/TouchGateCLITests/Support/FingerprintReader.swift),
+# verdict, time_alternating, publish_table and fail from there. A real fingerprint stack without
+# hardware: a private system bus, polkit answered by python3-dbusmock, fprintd with libfprint's
+# virtual device (`touchgate test-world sensor`: TouchGateTesting's SimulatedFingerprintSensor),
 # and pam_fprintd in the test stack `touchgate-fprintd` (max-tries=1). bench/fingerprint.py drives
 # the timed runs. How each row is measured: bench/RESULTS.md, "The fingerprint reader".
 
-# Starts the bus, the polkit mock and fprintd in $work/fp, and enrolls the finger id `good` for
-# alice in fprintd (five paced scans, as fprintd-enroll wants them).
+# Starts the simulated sensor in $work/fp with `touchgate test-world sensor` (the same
+# SimulatedFingerprintSensor as the tests and the demo: the bus, the polkit mock, fprintd with the
+# virtual device, the finger id `good` enrolled for alice) and takes the environment it prints.
 fingerprint_start() {
-    local fp=$work/fp i
-    mkdir -p "$fp/state"
+    local fp=$work/fp
+    mkdir -p "$fp"
     chmod 755 "$fp"
-    fingerprint_device=$fp/vd.sock
-    fingerprint_pids=()
-    start_system_bus "$fp" "$fp/bus"
-    fingerprint_pids+=("$bus_pid")
-    /usr/bin/python3 -m dbusmock --system --template polkitd > "$fp/polkit.log" 2>&1 & fingerprint_pids+=($!)
-    for i in $(seq 100); do
-        gdbus call --system -d org.freedesktop.PolicyKit1 -o /org/freedesktop/PolicyKit1/Authority \
-            -m org.freedesktop.DBus.Mock.AllowUnknown true >/dev/null 2>&1 && break
-        sleep 0.1
-    done
-    FP_DRIVERS_WHITELIST=virtual_device FP_VIRTUAL_DEVICE=$fingerprint_device STATE_DIRECTORY=$fp/state \
-        /usr/libexec/fprintd -t > "$fp/fprintd.log" 2>&1 & fingerprint_pids+=($!)
-    for i in $(seq 100); do
-        gdbus call --system -d net.reactivated.Fprint -o /net/reactivated/Fprint/Manager \
-            -m net.reactivated.Fprint.Manager.GetDevices >/dev/null 2>&1 && break
-        sleep 0.1
-    done
+    "$binary" --user alice test-world sensor "$fp" > "$fp/sensor.out" 2> "$fp/sensor.err" & fingerprint_pid=$!
     trap 'fingerprint_stop' EXIT
-    fprintd-enroll -f right-index-finger alice > "$fp/enroll.log" 2>&1 & local enroll=$!
-    for i in 1 2 3 4 5; do
-        fingerprint_send "SCAN good"
-        sleep 0.7
+    for _ in $(seq 600); do
+        grep -qx ready "$fp/sensor.out" 2>/dev/null && break
+        kill -0 "$fingerprint_pid" 2>/dev/null || fail "the simulated sensor did not start: $(cat "$fp/sensor.err")"
+        sleep 0.1
     done
-    wait "$enroll" || fail "fprintd-enroll failed: $(tail -n 3 "$fp/enroll.log")"
+    grep -qx ready "$fp/sensor.out" || fail "the simulated sensor did not start in 60 s"
+    eval "$(grep '^export ' "$fp/sensor.out")"
+    fingerprint_device=$TOUCHGATE_SENSOR_SOCKET
 }
 
 # Sends one command to the virtual device once its socket listens (only while a verify or an
 # enrollment runs).
 fingerprint_send() {
-    local i
-    for i in $(seq 400); do
-        printf '%s' "$1" | socat - UNIX-CONNECT:"$fingerprint_device" 2>/dev/null && return 0
-        sleep 0.05
-    done
-    fail "the virtual device never took '$1'"
+    "$binary" test-world scan "$work/fp" "$1" || fail "the virtual device never took '$1'"
 }
 
 fingerprint_stop() {
-    local pid
-    for pid in "${fingerprint_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    if [ -n "${fingerprint_pid:-}" ]; then
+        kill "$fingerprint_pid" 2>/dev/null || true
+        wait "$fingerprint_pid" 2>/dev/null || true
+    fi
     rm -rf "$work"
 }
 
 fingerprint_bench() {
     local tool
-    for tool in dbus-daemon gdbus socat stdbuf fprintd-enroll /usr/libexec/fprintd; do
+    for tool in dbus-daemon gdbus stdbuf fprintd-enroll /usr/libexec/fprintd; do
         command -v "$tool" >/dev/null || fail "$tool is missing: run scripts/setup"
     done
     /usr/bin/python3 -c 'import dbusmock' 2>/dev/null || fail "python3-dbusmock is missing: run scripts/setup"

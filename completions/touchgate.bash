@@ -41,7 +41,7 @@ _touchgate() {
     fi
     if [[ $command == test-world ]]; then
         if (( ${#arguments[@]} == 0 )); then
-            [[ $cur == -* ]] || { COMPREPLY=($(compgen -W "create remove" -- "$cur")); return; }
+            [[ $cur == -* ]] || { COMPREPLY=($(compgen -W "create remove sensor scan" -- "$cur")); return; }
         else
             key="test-world ${arguments[0]}"
             arguments=("${arguments[@]:1}")

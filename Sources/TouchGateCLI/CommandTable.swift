@@ -192,6 +192,22 @@ public enum CommandTable {
             arguments: [ArgumentSpec("DIR")], exits: [.badValue]
         ) { line throws(UsageError) in .testWorldRemove(directory: line.arguments[0]) },
         CommandSpec(
+            "test-world sensor", summary: "run a simulated fingerprint sensor in DIR until stopped",
+            details: "Starts a private system bus, polkit answered by python3-dbusmock and a real fprintd with libfprint's "
+                + "virtual device in DIR (an existing directory), enrolls the finger id 'good' for --user (default "
+                + "alice) with fprintd-enroll, prints export lines for DBUS_SYSTEM_BUS_ADDRESS and "
+                + "TOUCHGATE_SENSOR_SOCKET and then 'ready', and runs until SIGTERM, SIGINT or SIGHUP, when it stops "
+                + "them all. A pam_fprintd.so max-tries=1 stack then reaches it; 'test-world scan' touches it.",
+            arguments: [ArgumentSpec("DIR")], exits: [.internalError]
+        ) { line throws(UsageError) in .testWorldSensor(directory: line.arguments[0]) },
+        CommandSpec(
+            "test-world scan", summary: "send a command to the simulated sensor in DIR",
+            details: "Sends COMMAND to the virtual device of the sensor 'test-world sensor DIR' runs: 'SCAN good' (the "
+                + "enrolled finger), 'SCAN other' (a finger that does not match), 'ERROR 0' (the device fails). It "
+                + "waits up to 20 s for the device to listen (it does only while fprintd verifies or enrolls).",
+            arguments: [ArgumentSpec("DIR"), ArgumentSpec("COMMAND")], exits: [.internalError]
+        ) { line throws(UsageError) in .testWorldScan(directory: line.arguments[0], command: line.arguments[1]) },
+        CommandSpec(
             "demo", summary: "a walkthrough with a temporary store and demo PAM stacks",
             details: "A walkthrough against real PAM (pam_matrix stacks written to a temporary directory, with demo "
                 + "secrets it prints) and a temporary store.",

@@ -64,6 +64,10 @@ public enum Command: Equatable, Sendable {
     case testWorldCreate(directory: String)
     /// `test-world remove DIR`: deletes a world `test-world create` made.
     case testWorldRemove(directory: String)
+    /// `test-world sensor DIR`: a ``SimulatedFingerprintSensor`` in DIR until a signal.
+    case testWorldSensor(directory: String)
+    /// `test-world scan DIR COMMAND`: one command to that sensor's virtual device.
+    case testWorldScan(directory: String, command: String)
 }
 
 /// What `touchgate gate` was asked to do.

@@ -40,6 +40,43 @@ extension Runner {
         return .success
     }
 
+    /// `test-world sensor DIR`: the simulated sensor, in the foreground until a signal.
+    func testWorldSensor(_ path: String) -> ExitCode {
+        if let missing = SimulatedFingerprintSensor.missingPart() {
+            return fail("test-world sensor: \(missing) is not installed (scripts/setup installs it)", .internalError)
+        }
+        // Blocked before anything starts, so a signal during the start-up still stops everything.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let directory = absolute(path)
+        let sensor = SimulatedFingerprintSensor(directory: directory)
+        defer { sensor.stop() }
+        do {
+            try sensor.start()
+            try sensor.enroll("good", user: invocation.user ?? "alice")
+        } catch {
+            return fail("test-world sensor: \(error.description.escapedForMessage)", .internalError)
+        }
+        writeLine(STDOUT_FILENO, "export DBUS_SYSTEM_BUS_ADDRESS=\(shellQuoted(sensor.busAddress))")
+        writeLine(STDOUT_FILENO, "export TOUCHGATE_SENSOR_SOCKET=\(shellQuoted(sensor.socketPath))")
+        writeLine(STDOUT_FILENO, "ready")
+        var received: Int32 = 0
+        while sigwait(&signals, &received) != 0 {}
+        return .success
+    }
+
+    /// `test-world scan DIR COMMAND`.
+    func testWorldScan(_ path: String, _ command: String) -> ExitCode {
+        let sensor = SimulatedFingerprintSensor(directory: absolute(path))
+        guard sensor.send(command, timeout: 20) else {
+            return fail("test-world scan: the virtual device in \(path.escapedForMessage) never took '\(command.escapedForMessage)'",
+                        .internalError)
+        }
+        return .success
+    }
+
     /// `path` made absolute against the working directory.
     private func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }

@@ -73,6 +73,8 @@ package struct Runner {
         case .demo: return try demo()
         case .testWorldCreate(let directory): return testWorldCreate(directory)
         case .testWorldRemove(let directory): return testWorldRemove(directory)
+        case .testWorldSensor(let directory): return testWorldSensor(directory)
+        case .testWorldScan(let directory, let command): return testWorldScan(directory, command)
         }
     }
 

@@ -152,3 +152,45 @@ extension FingerprintTests {
         CoreExpect.outcome(try next.wait(timeout: 30), "success", policy: "biometrics")
     }
 }
+
+/// `touchgate test-world sensor` and `test-world scan`: the simulated sensor for shell and Python
+/// users and the bench, the same `SimulatedFingerprintSensor` as the suite's reader.
+@Suite struct TestWorldSensorTests {
+    @Test func theSensorCommandRunsAReaderThatAScanUnlocksUntilItIsStopped() throws {
+        let world = try TestEnvironment()
+        let directory = world.directory.appendingPathComponent("sensor")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        chmod(directory.path, 0o755)
+        let sensor = try world.start(["test-world", "sensor", directory.path])
+        defer { sensor.signal(SIGKILL) }
+        try gateEventually("the sensor to be ready: \(sensor.errorsSoFar)", timeout: 60) {
+            guard sensor.isRunning else { throw TestFailure("the sensor ended: \(sensor.errorsSoFar)") }
+            return sensor.outputSoFar.split(separator: "\n").contains("ready")
+        }
+        let bus = "unix:path=\(directory.path)/bus"
+        #expect(sensor.outputSoFar.contains("export DBUS_SYSTEM_BUS_ADDRESS='\(bus)'"), "\(sensor.outputSoFar)")
+        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = bus
+        try world.enrollWithoutEnabling()
+        try world.setConfig("biometric-service", "touchgate-fprintd")
+        try world.setConfig("biometric-tries-per-evaluation", "1")
+
+        let auth = try world.start(["-S", "auth", "--policy", "biometrics"])
+        try auth.waitForError(containing: FingerprintReader.waitingMessage)
+        let scan = try world.run(["test-world", "scan", directory.path, "SCAN good"])
+        #expect(scan.status == 0, "\(scan)")
+        #expect(try auth.wait(timeout: 20).status == 0)
+
+        let wrong = try world.start(["-S", "auth", "--policy", "biometrics"])
+        try wrong.waitForError(containing: FingerprintReader.waitingMessage)
+        #expect(try world.run(["test-world", "scan", directory.path, "SCAN another-finger"]).status == 0)
+        #expect(try wrong.wait(timeout: 20).status == 1)
+
+        sensor.signal(SIGTERM)
+        #expect(try sensor.wait(timeout: 20).status == 0)
+        // Stopped with it: fprintd no longer answers on that bus.
+        let call = try RunningProcess.run(
+            ["/usr/bin/gdbus", "call", "--system", "-d", "net.reactivated.Fprint", "-o", "/net/reactivated/Fprint/Manager",
+             "-m", "net.reactivated.Fprint.Manager.GetDevices"], environment: world.environment, timeout: 30)
+        #expect(call.status != 0, "\(call)")
+    }
+}

@@ -117,6 +117,11 @@ final class RunningProcess: @unchecked Sendable {
         lock.withLock { if finished == nil { kill(pid, signal) } }
     }
 
+    /// What the process has written to standard output so far.
+    var outputSoFar: String {
+        String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
+    }
+
     /// What the process has written to standard error so far.
     var errorsSoFar: String {
         String(decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self)
