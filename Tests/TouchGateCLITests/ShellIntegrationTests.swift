@@ -60,11 +60,12 @@ import Testing
         // A new shell launched its own session, locked: the gate asks before the first prompt.
         let screen = try Self.waitForGate(shell)
         let id = try #require(try shell.shellSessions().first, "no shell session in the store")
-        #expect(screen.contains("session: \(id)"), "\(screen)")
+        // Named by its terminal, not by the id \(id).
+        #expect(screen.contains("session: the shell on /dev/pts/"), "\(screen)")
         try shell.typeLine("not-the-finger")
-        // The second try's prompt (the first is on the screen already): a line typed before it is
-        // discarded, and its Enter alone would be the fallback.
-        try shell.waitForScreen(containing: "Password:\nPassword:")
+        // The second try's prompt, after the cover is drawn again with the wrong try said: a line
+        // typed before it is discarded, and its Enter alone would be the fallback.
+        try shell.waitForScreen(containing: "biometric tries left before a lockout.\nPassword:")
         #expect(try world.gateSessionStatus(id)?.locked == true)
         try shell.typeLine(Self.finger)
         try shell.waitForPrompt()

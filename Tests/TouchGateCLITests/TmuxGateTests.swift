@@ -136,11 +136,14 @@ import Testing
         try Self.expectGateHolds(tmux)
         try Self.expectLocked(world, id)
 
+        // The wrong try is said, and the cover drawn again with the attempts left; then the next prompt.
+        let redrawn = try tmux.waitForScreen(containing: "Not recognized; 4 biometric tries left before a lockout.")
+        #expect(redrawn.contains("Biometric attempts left: 4 of 5."), "\(redrawn)")
+        try Self.waitForPrompt(tmux, number: 1)
         // An empty answer falls back to the passcode.
-        try Self.waitForPrompt(tmux, number: 2)
         try tmux.typeLine("")
         try tmux.waitForScreen(containing: "(passcode for alice)")
-        try Self.waitForPrompt(tmux, number: 3)
+        try Self.waitForPrompt(tmux, number: 2)
         try tmux.typeLine("not-the-passcode")
         try gateEventually("a passcode failure") {
             try world.gateAuditCount(factor: "passcode", outcome: "authenticationFailed") == 1
@@ -148,7 +151,8 @@ import Testing
         try Self.expectGateHolds(tmux)
         try Self.expectLocked(world, id)
 
-        try Self.waitForPrompt(tmux, number: 4)
+        try tmux.waitForScreen(containing: "Wrong passcode; 4 tries left before a wait of 60 s.")
+        try Self.waitForPrompt(tmux, number: 1)
         try tmux.typeLine(Self.passcode)
         let screen = try tmux.waitForScreen(containing: Self.marker)
         #expect(!screen.contains(Self.gateTitle))
@@ -221,7 +225,7 @@ import Testing
         try Self.expectLocked(world, id)
         let screen = try tmux.screen()
         #expect(!screen.contains(Self.marker), "\(screen)")
-        #expect(screen.contains("session: \(id)") && screen.contains("user:    alice"), "\(screen)")
+        #expect(screen.contains("session: tmux session \"s\"") && screen.contains("user:    alice"), "\(screen)")
         try tmux.typeLine("")
         try tmux.waitForScreen(containing: "(passcode for alice)")
         try tmux.typeLine(Self.passcode)
@@ -295,7 +299,7 @@ import Testing
         try tmux.attach(newSession: "n", command: "printf 'NEW-SESSION\\n'; exec /bin/sh")
         let screen = try Self.waitForGate(tmux)
         let id = try tmux.sessionID("n")
-        #expect(screen.contains("session: \(id)"), "\(screen)")
+        #expect(screen.contains("session: tmux session \"n\""), "\(screen)")
         try Self.expectLocked(world, id)
         try tmux.typeLine(Self.finger)
         try tmux.waitForScreen(containing: "NEW-SESSION")
@@ -397,7 +401,7 @@ import Testing
         // t was locked at its launch: switching to it asks first.
         try tmux.inner("switch-client", "-c", client, "-t", "t")
         let screen = try Self.waitForGate(tmux)
-        #expect(screen.contains("session: \(second)") && !screen.contains("OTHER-SESSION"), "\(screen)")
+        #expect(screen.contains("session: tmux session \"t\"") && !screen.contains("OTHER-SESSION"), "\(screen)")
         try tmux.typeLine(Self.finger)
         try tmux.waitForScreen(containing: "OTHER-SESSION")
         try Self.expectLocked(world, second, false)
@@ -405,7 +409,7 @@ import Testing
         // Leaving s sent it to the background; with grace-seconds 0 coming back asks again.
         try gateEventually("s in the background") { try world.gateSessionStatus(first)?.state == "background" }
         try tmux.inner("switch-client", "-c", client, "-t", "s")
-        #expect(try Self.waitForGate(tmux).contains("session: \(first)"))
+        #expect(try Self.waitForGate(tmux).contains("session: tmux session \"s\""))
         try Self.unlockWithFinger(tmux)
     }
 
@@ -435,7 +439,8 @@ import Testing
         try tmux.inner("send-keys", "-t", "s", "-l", "eval \"$('\(TestEnvironment.binary)' shell-init bash)\"; clear")
         try keys("Enter")
         try waitForPane(Self.gateTitle)
-        try waitForPane("session: \(id)")
+        // Named as the user knows it, not by its id \(id).
+        try waitForPane("session: tmux session \"s\"")
         try waitForPane("Password:")
 
         // The keys that would end a foreground job do nothing to the gate.
@@ -476,6 +481,8 @@ import Testing
         try keys("clear", literal: true)
         try keys("Enter")
         try waitForPane(Self.gateTitle)
+        // Enter only once the prompt reads: each prompt discards what was typed before it.
+        try waitForPane("Password:")
         try keys("Enter")
         try waitForPane("(passcode for alice)")
         try keys(Self.passcode, literal: true)
