@@ -109,6 +109,31 @@ import Testing
         #expect(try Self.rows(world) == ["active,1"])
     }
 
+    /// The host's accounts do not matter: the watcher follows the logind sessions of the account
+    /// it runs as, whatever the touchgate user is called (the tests' `alice` may exist on a host,
+    /// with another uid). Here the touchgate user is named like an existing account of another uid.
+    @Test func theWatcherFollowsTheSessionsOfTheAccountItRunsAsWhateverAccountsTheHostHas() throws {
+        var other: String?
+        setpwent()
+        while let entry = getpwent() {
+            if entry.pointee.pw_uid != geteuid(), let name = entry.pointee.pw_name { other = String(cString: name); break }
+        }
+        endpwent()
+        let name = try #require(other, "no account of another uid in the host's passwd")
+        let bus = try LogindBus()
+        try bus.addSession("c1")
+        let world = try TestEnvironment()
+        world.user = name
+        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        try world.gateEvents(["did-finish-launching", "did-become-active"], session: "shell-1")
+        let watcher = try Self.startWatcher(world, bus)
+        defer { watcher.signal(SIGTERM) }
+        try bus.sessionSignal("c1", "Lock")
+        try gateEventually("the session sent to the background (\((try? Self.rows(world)) ?? []))", timeout: 10) {
+            try Self.rows(world) == ["background,0"]
+        }
+    }
+
     @Test func aSuspendEndsAWaitingEvaluationWithAppCancel() throws {
         let bus = try LogindBus()
         let world = try Self.world(bus)
