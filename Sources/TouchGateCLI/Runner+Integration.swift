@@ -152,6 +152,9 @@ extension Runner {
         case .clientSessionChanged:
             guard let tmuxSession else { throw UsageError("usage: touchgate tmux-hook \(hook.rawValue) CLIENT SESSION") }
             let id = sessionID(tmuxSession)
+            // A session the store never saw (it began before the snippet was loaded): launched
+            // now, as session-created would have (locked while the lock is on), with its socket.
+            if try store.session(id) == nil { try apply([.didFinishLaunching, .didBecomeActive], id) }
             let previous = try store.detachClient(client)
             try store.attachClient(client, to: id)
             if let socket { try store.recordTmuxSocket(socket, session: id) }

@@ -146,10 +146,13 @@ extension Runner {
         return done.filter { $0.events.contains(.didEnterBackground) }.map(\.record.id)
     }
 
-    /// The tmux sockets of `sessions`, each once, in order.
+    /// The tmux sockets of `sessions`, then every other socket of this account's tmux servers
+    /// in tmux's own directory (``TmuxSocketDirectory``): a server the hooks never recorded (its
+    /// sessions began before the snippet was loaded) is locked too. Each once, in order.
     private func uniqueSockets(_ sessions: [SessionRecord]) -> [String] {
         var sockets: [String] = []
-        for socket in sessions.compactMap(\.tmuxSocket) where !sockets.contains(socket) { sockets.append(socket) }
+        let found = TmuxSocketDirectory.sockets(uid: geteuid(), tmuxTemporaryDirectory: ProcessEnvironment.current["TMUX_TMPDIR"])
+        for socket in sessions.compactMap(\.tmuxSocket) + found where !sockets.contains(socket) { sockets.append(socket) }
         return sockets
     }
 

@@ -65,9 +65,10 @@ final class TmuxHarness {
     private var serverPIDs: [pid_t] = []
 
     /// - Parameter extraConfiguration: appended to the generated snippet.
-    init(world: TestEnvironment, extraConfiguration: String = "") throws {
+    /// - Parameter innerSocket: where the inner server listens (default: `inner.sock` in the world).
+    init(world: TestEnvironment, extraConfiguration: String = "", innerSocket: String? = nil) throws {
         self.world = world
-        innerSocket = world.directory.appendingPathComponent("inner.sock").path
+        self.innerSocket = innerSocket ?? world.directory.appendingPathComponent("inner.sock").path
         outerSocket = world.directory.appendingPathComponent("outer.sock").path
         configuration = world.directory.appendingPathComponent("tmux.conf").path
         let snippet = try TestEnvironment.execute(TestEnvironment.binary, ["tmux-conf"], environment: Self.environment(of: world))
@@ -157,13 +158,17 @@ final class TmuxHarness {
 
     /// Starts the inner server with session `name` running `command`, and waits until the
     /// session-created hook has recorded the session's launch.
-    func startInnerSession(_ name: String = "s", command: String = "exec /bin/sh") throws {
+    /// With `snippet` false the server starts without the snippet (a server that ran before it
+    /// was loaded): nothing is recorded.
+    func startInnerSession(_ name: String = "s", command: String = "exec /bin/sh", snippet: Bool = true) throws {
         if started.contains(innerSocket) {
             try inner("new-session", "-d", "-s", name, "-x", "100", "-y", "30", command)
         } else {
-            try tmux(innerSocket, ["-f", configuration, "new-session", "-d", "-s", name, "-x", "100", "-y", "30", command])
+            try tmux(innerSocket, ["-f", snippet ? configuration : "/dev/null", "new-session", "-d", "-s", name,
+                                   "-x", "100", "-y", "30", command])
             try recordServer(innerSocket)
         }
+        guard snippet else { return }
         let id = try sessionID(name)
         try gateEventually("the launch of \(id) to be recorded") { try world.gateSessionStatus(id) != nil }
     }
