@@ -33,6 +33,8 @@ extension Runner {
             return try offlineGate(session: id, user: name, storeError: error)
         }
         guard locked else { return .success }
+        // A tmux session is locked on every client that shows it, not only where this gate runs.
+        lockTmuxClients(of: id, store: store)
         guard let prompts = makePromptSource() else { return ExitCode(.notInteractive) }
         let context = AuthContext(
             user: name, store: store, session: id,

@@ -174,6 +174,40 @@ extension Runner {
         return .success
     }
 
+    /// Locks every client of tmux session `id` (`tmux-<server pid>-$<n>`) once a gate found it
+    /// locked, so a lock that one client or one pane met (a pane's idle time, a `lock-client`)
+    /// covers every terminal that shows the session: `tmux lock-session`, through the socket the
+    /// store recorded for it, else the one `$TMUX` names when it is this session's. A client
+    /// that is locked already is left as it is, so this is safe to repeat. The server gets 2 s to
+    /// answer; nothing it says reaches the terminal.
+    func lockTmuxClients(of id: String, store: Store) {
+        guard id.hasPrefix("tmux-"), let dollar = id.lastIndex(of: "$") else { return }
+        let target = String(id[dollar...])
+        let fromTMUX = environment["TMUX"].flatMap { value -> String? in
+            guard tmuxSessionID(value) == id, let socket = value.split(separator: ",").first else { return nil }
+            return String(socket)
+        }
+        guard let socket = ((try? store.session(id))?.flatMap(\.tmuxSocket)) ?? fromTMUX, socket.hasPrefix("/") else { return }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
+        }
+        var argv: [UnsafeMutablePointer<CChar>?] = (["tmux", "-S", socket, "lock-session", "-t", target] as [String]).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, "tmux", &actions, nil, &argv, environ) == 0 else { return }
+        var status: Int32 = 0
+        for _ in 0..<2_000 {
+            let waited = waitpid(pid, &status, WNOHANG)
+            if waited == pid || (waited < 0 && errno != EINTR) { return }
+            usleep(1_000)
+        }
+        kill(pid, SIGKILL)
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    }
+
     /// `touchgate shell-init bash|zsh`: code for `eval` that gates every prompt.
     ///
     /// Every shell gets a session of its own (`shell-<pid>-<random>`), so nothing an earlier shell
