@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import TouchGateCLI
 
 /// What the CLI says when a command cannot go on, tried as a new user would: a typo, no terminal,
 /// no fingerprint reader. Each message says why and what to do, on one line.
@@ -29,5 +30,64 @@ import Testing
         // With -S it asks on standard input instead.
         let scripted = try world.run(["-S", "auth"], input: "alice-passcode\n")
         #expect(scripted.status == 0, "\(scripted)")
+    }
+
+    // MARK: - enroll with no reader
+
+    /// `touchgate enroll` (the passcode first) in `world`, with -S.
+    static func enroll(_ world: TestEnvironment, passcode: String = "alice-passcode") throws -> RunResult {
+        try world.run(["-S", "enroll"], input: passcode + "\n", timeout: 30)
+    }
+
+    @Test func enrollSaysFprintdIsNotRunning() throws {
+        let world = try TestEnvironment()
+        try world.setConfig("biometric-service", "touchgate-fprintd")
+        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(world.directory.path)/no-bus"
+        let result = try Self.enroll(world)
+        #expect(result.status == 6, "\(result)")
+        #expect(result.stderr.hasSuffix("touchgate: The biometric factor is not available: fprintd is not running, or the system bus "
+                + "cannot reach it. (biometryNotAvailable)\n"), "\(result)")
+        // The header line of the evaluation comes before the outcome.
+        let header = result.stderr.range(of: "touchgate: enroll the biometric factor")
+        let outcome = result.stderr.range(of: "(biometryNotAvailable)")
+        #expect(header != nil && outcome != nil && header!.lowerBound < outcome!.lowerBound, "\(result)")
+    }
+
+    @Test func enrollSaysNoFingerIsEnrolledInFprintdThenThatTheModuleIsMissing() throws {
+        let reader = try FingerprintReader.shared.get()
+        try reader.ensureRunning()
+        let world = try TestEnvironment()
+        world.user = "bob"
+        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = reader.busAddress
+        try world.setConfig("biometric-service", "touchgate-fprintd")
+        let none = try Self.enroll(world, passcode: "bob-passcode")
+        #expect(none.status == 6, "\(none)")
+        #expect(none.stderr.contains("no finger is enrolled in fprintd for bob (fprintd-enroll enrolls one). (biometryNotAvailable)"), "\(none)")
+
+        // alice has her finger in fprintd; the stack names a module that is not there.
+        let alice = try TestEnvironment()
+        alice.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = reader.busAddress
+        try "auth required /nonexistent/security/pam_fprintd.so max-tries=1 timeout=10\n"
+            .write(toFile: alice.pamDirectory.appendingPathComponent("touchgate-nomodule").path, atomically: true, encoding: .utf8)
+        try alice.setConfig("biometric-service", "touchgate-nomodule")
+        let missing = try Self.enroll(alice)
+        #expect(missing.status == 6, "\(missing)")
+        #expect(missing.stderr.contains("the PAM module /nonexistent/security/pam_fprintd.so is not installed (libpam-fprintd). "
+                + "(biometryNotAvailable)"), "\(missing)")
+    }
+
+    /// The order of the checks, for the outputs `fprintd-list` gives.
+    @Test func theFirstProblemIsNamedInTheOrderItIsFixed() {
+        typealias D = ReaderDiagnosis
+        #expect(D.first(listStatus: nil, listOutput: "", user: "a", module: "pam_fprintd.so", moduleFound: false) == .fprintdMissing)
+        #expect(D.first(listStatus: 1, listOutput: "Failed to connect to session bus", user: "a", module: "m", moduleFound: false)
+            == .fprintdNotRunning)
+        #expect(D.first(listStatus: 0, listOutput: "No devices available\n", user: "a", module: "m", moduleFound: false) == .noDevice)
+        #expect(D.first(listStatus: 0, listOutput: "found 1 devices\nUser a has no fingers enrolled for X.\n", user: "a",
+                        module: "m", moduleFound: false) == .noFingerEnrolled(user: "a"))
+        #expect(D.first(listStatus: 0, listOutput: "found 1 devices\n - #0: right-index-finger\n", user: "a",
+                        module: "m", moduleFound: false) == .moduleMissing("m"))
+        #expect(D.first(listStatus: 0, listOutput: "found 1 devices\n - #0: right-index-finger\n", user: "a",
+                        module: "m", moduleFound: true) == nil)
     }
 }
