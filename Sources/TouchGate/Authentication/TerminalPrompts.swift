@@ -119,6 +119,12 @@ public final class TerminalPrompts: PromptSource {
         messages += TerminalText.sanitized(message) + "\n"
     }
 
+    /// Writes the lines ``show(_:)`` holds now, without waiting for the next prompt: what a PAM
+    /// module says while it works (pam_fprintd's "Swipe …", then a wait) shows when it says it.
+    public func flushMessages() {
+        writeMessages()
+    }
+
     private func writeMessages() {
         guard !messages.isEmpty else { return }
         writeAll(fileDescriptor, messages)
