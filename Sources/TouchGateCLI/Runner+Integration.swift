@@ -80,8 +80,8 @@ extension Runner {
         let bake = bakeSnippet()
         // run-shell and set-option -F expand formats: a '#' of our own must be doubled.
         let command = bake.command.replacingEvery("#", with: "##")
-        func runShell(_ name: String, _ arguments: String) -> String {
-            "run-shell " + tmuxQuoted("\(command) tmux-hook \(name) \(arguments)")
+        func runShell(_ name: String, _ arguments: String, background: Bool = false) -> String {
+            "run-shell " + (background ? "-b " : "") + tmuxQuoted("\(command) tmux-hook \(name) \(arguments)")
         }
         // One array entry per command: a command that fails skips the rest of its own list only,
         // so nothing can stand between a client and its lock.
@@ -110,7 +110,9 @@ extension Runner {
             set -g lock-after-time 900
             # The fallback lock-command; a session gets its own, naming it, whenever a client gets it.
             set -g lock-command \(tmuxQuoted(lockCommand(bake.command, session: nil)))
-            \(hook("session-created", [runShell("session-created", "'#{client_name}' '#{session_id}'")]))
+            # In the background: a blocking run-shell here would hold back client-session-changed's lock
+            # while tmux draws the new session's client (a grouped session, new -t, shows shared windows).
+            \(hook("session-created", [runShell("session-created", "'#{client_name}' '#{session_id}'", background: true)]))
             # Attach, new-session and switch-client: lock the client before it shows anything; the gate decides.
             # A control-mode client (tmux -C) cannot be locked: it is detached unless the lock is off.
             \(hook("client-session-changed", [

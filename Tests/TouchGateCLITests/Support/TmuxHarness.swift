@@ -182,8 +182,17 @@ final class TmuxHarness {
     /// What a client of the inner server runs in the outer pane: Ctrl-C reaching the pane before
     /// the client takes the terminal must not end the pane itself (it would end the test's terminal,
     /// not touch the gate); the client gets its own dispositions when it starts.
-    private func clientCommand(_ tmuxCommand: String) -> String {
-        "trap '' INT QUIT TSTP; env -u TMUX tmux -S '\(innerSocket)' \(tmuxCommand); echo CLIENT-EXITED; sleep 600"
+    private func clientCommand(_ tmuxCommand: String, log: String? = nil) -> String {
+        let client = "env -u TMUX tmux -S '\(innerSocket)' \(tmuxCommand)"
+        // script(1) copies every byte the client writes to its terminal into the log, unfiltered.
+        let run = log.map { "script -q -f -e -c \"\(client)\" '\($0)'" } ?? client
+        return "trap '' INT QUIT TSTP; \(run); echo CLIENT-EXITED; sleep 600"
+    }
+
+    /// Runs `tmux -S INNER tmuxCommand` as a client in outer pane `pane`, every byte it writes to
+    /// its terminal logged to `log` (the raw output, escape sequences and all).
+    func runLoggedClient(_ tmuxCommand: String, log: String, pane: String = "o") throws {
+        try runClient(tmuxCommand, pane: pane, log: log)
     }
 
     /// Attaches a client to inner session `session` in outer pane `pane` (a new outer session).
@@ -198,16 +207,16 @@ final class TmuxHarness {
         try runClient("new-session -s '\(name)' -x 100 -y 30 \(quoted)", pane: pane)
     }
 
-    private func runClient(_ tmuxCommand: String, pane: String) throws {
+    private func runClient(_ tmuxCommand: String, pane: String, log: String? = nil) throws {
         if started.contains(outerSocket) {
             if (try? outer("has-session", "-t", pane)) != nil {
-                try outer("respawn-pane", "-k", "-t", pane, clientCommand(tmuxCommand))
+                try outer("respawn-pane", "-k", "-t", pane, clientCommand(tmuxCommand, log: log))
             } else {
-                try outer("new-session", "-d", "-s", pane, "-x", "100", "-y", "30", clientCommand(tmuxCommand))
+                try outer("new-session", "-d", "-s", pane, "-x", "100", "-y", "30", clientCommand(tmuxCommand, log: log))
             }
         } else {
             try tmux(outerSocket, ["-f", "/dev/null", "new-session", "-d", "-s", pane, "-x", "100", "-y", "30",
-                                   clientCommand(tmuxCommand)])
+                                   clientCommand(tmuxCommand, log: log)])
             try recordServer(outerSocket)
         }
     }
