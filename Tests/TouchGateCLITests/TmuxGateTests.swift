@@ -474,6 +474,8 @@ import Testing
         try keys("clear", literal: true)
         try keys("Enter")
         try waitForPane(Self.gateTitle)
+        // At the biometric prompt itself: a key typed before it is type-ahead, which it discards.
+        try waitForPane("Password:")
         try keys("Enter")
         try waitForPane("(passcode for alice)")
         try keys(Self.passcode, literal: true)
