@@ -15,10 +15,10 @@ enum ReaderDiagnosis: Equatable {
     static func first(listStatus: Int32?, listOutput: String, user: String, module: String?, moduleFound: Bool) -> ReaderDiagnosis? {
         guard let listStatus else { return .fprintdMissing }
         let lines = listOutput.split(separator: "\n")
-        if listStatus != 0 || lines.contains(where: { $0.hasPrefix("Failed to connect") || $0.hasPrefix("Impossible") }) {
-            return .fprintdNotRunning
-        }
+        if lines.contains(where: { $0.hasPrefix("Failed to connect") || $0.hasPrefix("Impossible") }) { return .fprintdNotRunning }
+        // fprintd-list exits 1 for this too.
         if lines.contains(where: { $0.hasPrefix("No devices available") || $0 == "found 0 devices" }) { return .noDevice }
+        if listStatus != 0 { return .fprintdNotRunning }
         if lines.contains(where: { $0.contains("has no fingers enrolled") }) { return .noFingerEnrolled(user: user) }
         if let module, !moduleFound { return .moduleMissing(module) }
         return nil

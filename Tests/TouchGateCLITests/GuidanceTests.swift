@@ -76,13 +76,59 @@ import Testing
                 + "(biometryNotAvailable)"), "\(missing)")
     }
 
+    /// A real fprintd that finds no device (a private system bus, polkit answered by
+    /// python3-dbusmock, and fprintd allowed no driver).
+    @Test func enrollSaysFprintdFindsNoDevice() throws {
+        let world = try TestEnvironment()
+        let directory = world.directory.appendingPathComponent("nodevice")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
+        let socket = directory.appendingPathComponent("bus").path
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig><type>system</type><listen>unix:path=\(socket)</listen><auth>EXTERNAL</auth>
+            <policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/></policy>
+            </busconfig>
+            """.write(toFile: directory.appendingPathComponent("bus.conf").path, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(socket)"
+        var daemons: [RunningProcess] = []
+        defer { for daemon in daemons { daemon.signal(SIGKILL) } }
+        daemons.append(try RunningProcess(["/usr/bin/dbus-daemon", "--config-file=\(directory.path)/bus.conf", "--nofork", "--nopidfile"],
+                                          environment: environment, newSession: true))
+        try gateEventually("the private bus") { FileManager.default.fileExists(atPath: socket) }
+        daemons.append(try RunningProcess(["/usr/bin/python3", "-m", "dbusmock", "--system", "--template", "polkitd"],
+                                          environment: environment, newSession: true))
+        func call(_ arguments: [String]) -> Int32? {
+            (try? RunningProcess.run(["/usr/bin/gdbus", "call", "--system"] + arguments, environment: environment, timeout: 10))?.status
+        }
+        try gateEventually("the polkit mock") {
+            call(["-d", "org.freedesktop.PolicyKit1", "-o", "/org/freedesktop/PolicyKit1/Authority",
+                  "-m", "org.freedesktop.DBus.Mock.AllowUnknown", "true"]) == 0
+        }
+        var fprintd = environment
+        fprintd["FP_DRIVERS_WHITELIST"] = "touchgate_no_such_driver"
+        fprintd["STATE_DIRECTORY"] = directory.appendingPathComponent("state").path
+        daemons.append(try RunningProcess(["/usr/libexec/fprintd", "-t"], environment: fprintd, newSession: true))
+        try gateEventually("fprintd") {
+            call(["-d", "net.reactivated.Fprint", "-o", "/net/reactivated/Fprint/Manager",
+                  "-m", "net.reactivated.Fprint.Manager.GetDevices"]) == 0
+        }
+        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(socket)"
+        try world.setConfig("biometric-service", "touchgate-fprintd")
+        let result = try Self.enroll(world)
+        #expect(result.status == 6, "\(result)")
+        #expect(result.stderr.contains("fprintd finds no fingerprint reader. (biometryNotAvailable)"), "\(result)")
+    }
+
     /// The order of the checks, for the outputs `fprintd-list` gives.
     @Test func theFirstProblemIsNamedInTheOrderItIsFixed() {
         typealias D = ReaderDiagnosis
         #expect(D.first(listStatus: nil, listOutput: "", user: "a", module: "pam_fprintd.so", moduleFound: false) == .fprintdMissing)
         #expect(D.first(listStatus: 1, listOutput: "Failed to connect to session bus", user: "a", module: "m", moduleFound: false)
             == .fprintdNotRunning)
-        #expect(D.first(listStatus: 0, listOutput: "No devices available\n", user: "a", module: "m", moduleFound: false) == .noDevice)
+        #expect(D.first(listStatus: 1, listOutput: "No devices available\n", user: "a", module: "m", moduleFound: false) == .noDevice)
+        #expect(D.first(listStatus: 1, listOutput: "", user: "a", module: "m", moduleFound: false) == .fprintdNotRunning)
         #expect(D.first(listStatus: 0, listOutput: "found 1 devices\nUser a has no fingers enrolled for X.\n", user: "a",
                         module: "m", moduleFound: false) == .noFingerEnrolled(user: "a"))
         #expect(D.first(listStatus: 0, listOutput: "found 1 devices\n - #0: right-index-finger\n", user: "a",
