@@ -50,6 +50,46 @@ import Testing
         #expect([1, 5].contains(result.status), "\(result)")
     }
 
+    /// The shipped stack against a real account: a test user in copies of /etc/passwd and
+    /// /etc/shadow bind-mounted in a private namespace; its password unlocks, a wrong one is one
+    /// counted failure, and still no finger is asked for.
+    @Test func theShippedPasscodeServiceChecksTheAccountPasswordThroughPamUnix() throws {
+        try #require(geteuid() == 0, "a private mount namespace needs root (CI runs as root)")
+        let reader = try FingerprintReader.start()
+        try reader.ensureRunning()
+        let world = try TestEnvironment()
+        world.user = "tgshipped"
+        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = reader.busAddress
+        world.extraEnvironment["TOUCHGATE_PAM_CONFDIR"] = try Self.stacks(world)
+        let hash = try TestEnvironment.execute("/usr/bin/openssl", ["passwd", "-6", "-salt", "touchgatesalt", "shipped-secret"],
+                                               environment: ProcessInfo.processInfo.environment).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let passwd = world.directory.appendingPathComponent("passwd").path
+        let shadow = world.directory.appendingPathComponent("shadow").path
+        let commonAuth = world.directory.appendingPathComponent("common-auth").path
+        try (String(contentsOfFile: "/etc/passwd", encoding: .utf8) + "tgshipped:x:4343:4343::/nonexistent:/bin/sh\n")
+            .write(toFile: passwd, atomically: true, encoding: .utf8)
+        try "tgshipped:\(hash):20000:0:99999:7:::\n".write(toFile: shadow, atomically: true, encoding: .utf8)
+        chmod(shadow, 0o600)
+        try Self.debianCommonAuth.write(toFile: commonAuth, atomically: true, encoding: .utf8)
+        func auth(_ secret: String) throws -> RunResult {
+            let script = "mount --bind '\(passwd)' /etc/passwd && mount --bind '\(shadow)' /etc/shadow && "
+                + "mount --bind '\(commonAuth)' /etc/pam.d/common-auth && exec '\(TestEnvironment.binary)' -S --json auth"
+            return try TestEnvironment.execute("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script],
+                                               input: secret + "\n", environment: world.environment, timeout: 30)
+        }
+        let wrong = try auth("not-the-secret")
+        // A wrong password, then the end of input at the next try: cancelled, the wrong one counted.
+        #expect(wrong.json?["outcome"] as? String == "userCancel", "\(wrong)")
+        #expect(try world.statusJSON()["passcodeFailures"] as? Int == 1)
+        let right = try auth("shipped-secret")
+        #expect(right.status == 0, "\(right)")
+        #expect(try world.statusJSON()["passcodeFailures"] as? Int == 0)
+        for result in [wrong, right] {
+            #expect(!result.stderr.contains(FingerprintReader.waitingMessage), "\(result)")
+        }
+    }
+
     /// A stack that says something and then waits (Debian's old common-auth, kept by an admin as
     /// the passcode service): its line shows at once, not with the next prompt 10 s later.
     @Test func whatTheStackSaysShowsWhenItSaysIt() throws {
