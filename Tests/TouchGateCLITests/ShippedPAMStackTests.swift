@@ -50,7 +50,7 @@ import Testing
         #expect([1, 5].contains(result.status), "\(result)")
     }
 
-    /// The shipped stack against a real account: a test user in copies of /etc/passwd and
+    /// The shipped stack against a real account: the test user in copies of /etc/passwd and
     /// /etc/shadow bind-mounted in a private namespace; its password unlocks, a wrong one is one
     /// counted failure, and still no finger is asked for.
     @Test func theShippedPasscodeServiceChecksTheAccountPasswordThroughPamUnix() throws {
@@ -58,7 +58,6 @@ import Testing
         let reader = try FingerprintReader.start()
         try reader.ensureRunning()
         let world = try TestEnvironment()
-        world.user = "tgshipped"
         world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = reader.busAddress
         world.extraEnvironment["TOUCHGATE_PAM_CONFDIR"] = try Self.stacks(world)
         let hash = try TestEnvironment.execute("/usr/bin/openssl", ["passwd", "-6", "-salt", "touchgatesalt", "shipped-secret"],
@@ -67,9 +66,12 @@ import Testing
         let passwd = world.directory.appendingPathComponent("passwd").path
         let shadow = world.directory.appendingPathComponent("shadow").path
         let commonAuth = world.directory.appendingPathComponent("common-auth").path
-        try (String(contentsOfFile: "/etc/passwd", encoding: .utf8) + "tgshipped:x:4343:4343::/nonexistent:/bin/sh\n")
-            .write(toFile: passwd, atomically: true, encoding: .utf8)
-        try "tgshipped:\(hash):20000:0:99999:7:::\n".write(toFile: shadow, atomically: true, encoding: .utf8)
+        // alice, whose finger fprintd knows (an included pam_fprintd would ask for it); the
+        // host's own alice, if it has one, is not in these copies.
+        let accounts = try String(contentsOfFile: "/etc/passwd", encoding: .utf8).split(separator: "\n")
+            .filter { !$0.hasPrefix("alice:") }.joined(separator: "\n")
+        try (accounts + "\nalice:x:4343:4343::/nonexistent:/bin/sh\n").write(toFile: passwd, atomically: true, encoding: .utf8)
+        try "alice:\(hash):20000:0:99999:7:::\n".write(toFile: shadow, atomically: true, encoding: .utf8)
         chmod(shadow, 0o600)
         try Self.debianCommonAuth.write(toFile: commonAuth, atomically: true, encoding: .utf8)
         func auth(_ secret: String) throws -> RunResult {
