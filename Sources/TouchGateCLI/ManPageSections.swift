@@ -340,6 +340,21 @@ enum ManPageSections {
         A control client attached while the lock was off is not detached when the lock
         is turned on later; reattach it, or do not use control mode with the lock on.
         .PP
+        A lock of a session locks every client of it: a gate that finds a tmux session
+        locked (a pane's idle lock, a lock\-client, an attach that needs an unlock) runs
+        .BR "tmux lock\-session" ,
+        and nothing of a locked session is drawn on a client, whether it attaches
+        (\-r, \-d), creates a session (new \-A, new \-t, a grouped session) or
+        switches.
+        When two gates want one session's prompt, one asks and the other says
+        "Another terminal is unlocking this session (process N); waiting.";
+        Enter at the waiting one takes the prompt over (the other's prompt ends and it
+        waits in turn).
+        A gate in a tmux pane (behind the session's locked clients) or a process on no
+        terminal never keeps a client's gate waiting: the client's gate takes over.
+        A session the store never saw (it began before the snippet was loaded) is
+        recorded, with its server's socket, at its next attach.
+        .PP
         Known limits: every attach shows a blank screen for a moment even when no
         unlock is needed (tmux locks first, then the gate exits); when several clients
         show one session, detaching one of them sends the session to the background
@@ -523,6 +538,9 @@ enum ManPageSections {
         .B touchgate enroll
         then checks the passcode and asks for one matching scan through the stack, and
         only then counts the factor as enrolled.
+        When the factor is not available there, enroll says why, in the order it is
+        fixed: fprintd is not installed or not running, it finds no device, no finger is
+        enrolled in fprintd for the user, or the stack's pam_fprintd module is missing.
         .PP
         How a try of the biometric stack ends:
         .TP
@@ -688,7 +706,15 @@ enum ManPageSections {
         gets SIGUSR1, as for event did\-enter\-background).
         Then every tmux server those sessions live in locks its clients
         (tmux \-S SOCKET lock\-server; the tmux hooks record each session's server
-        socket, from TMUX), so each attached client shows the gate.
+        socket, from TMUX), and so does every other server of the account in tmux's
+        own directory
+        .RI ( $TMUX_TMPDIR/tmux\-UID ,
+        else
+        .IR /tmp/tmux\-UID ;
+        sockets the account owns, in a directory only it can write), so a session that
+        began before the snippet was loaded is covered too; each attached client shows
+        the gate.
+        The watcher follows the logind sessions of the account it runs as.
         Only then is the inhibitor released and the machine may sleep (a tmux server
         that has not answered lock\-server within 3 s is given up on, and the watcher
         says so).
@@ -817,7 +843,11 @@ enum ManPageSections {
         created 0600 in a 0700 directory.
         .TP
         .I /etc/pam.d/touchgate
-        the passcode service (the account password through common\-auth).
+        the passcode service: the account password through pam_unix directly, not
+        through common\-auth, which on Debian runs pam_fprintd first when fingerprint
+        login is on (a finger would be waited for, and checked outside touchgate's
+        count, at the passcode prompt).
+        Lines a stack sends (pam_fprintd's "Swipe ...") show when it sends them.
         .TP
         .I /etc/pam.d/touchgate\-biometric
         the biometric service (pam_fprintd with max\-tries=1 as shipped).

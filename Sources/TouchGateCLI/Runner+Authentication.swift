@@ -68,9 +68,16 @@ extension Runner {
     func enroll(_ options: EvaluationOptions) throws -> ExitCode {
         let store = try openStore()
         let context = try makeContext(store: store, session: options.session ?? defaultSessionID(), options: options)
-        let error = try attempt { try context.enroll(reason: options.reason ?? "enroll the biometric factor") }
+        var error = try attempt { try context.enroll(reason: options.reason ?? "enroll the biometric factor") }
+        // What the evaluation showed comes first (its header line), then the outcome.
+        (context.prompts as? TerminalPrompts)?.release()
         let record = try store.user(try user)
         if error == nil, !invocation.json { writeLine(STDOUT_FILENO, "enrolled \(record.name)") }
+        if let failure = error, failure.code == .biometryNotAvailable,
+           let why = readerDiagnosis(user: record.name, biometricService: try store.configuration(user: record.name).biometricService) {
+            // Why there is no reader, in the order it is fixed (ReaderDiagnosis).
+            error = AuthError(.biometryNotAvailable, detail: String(failure.message.dropLast(failure.message.hasSuffix(".") ? 1 : 0)) + ": " + why + ".")
+        }
         return outcome(error, policy: "enroll", extra: [("enrolled", .bool(record.enrolled))])
     }
 

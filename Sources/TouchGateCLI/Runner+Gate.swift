@@ -33,6 +33,8 @@ extension Runner {
             return try offlineGate(session: id, user: name, storeError: error)
         }
         guard locked else { return .success }
+        // A tmux session is locked on every client that shows it, not only where this gate runs.
+        lockTmuxClients(of: id, store: store)
         guard let prompts = makePromptSource() else { return ExitCode(.notInteractive) }
         let context = AuthContext(
             user: name, store: store, session: id,
@@ -41,7 +43,11 @@ extension Runner {
         context.fallbackTitle = "the passcode"
         // Ctrl-C only clears the line at the gate: offering it as "cancel" would mislead.
         context.cancelTitle = nil
-        let gate = Gate(store: store, session: id, context: context, scripted: invocation.answersFromStandardInput)
+        // A gate that a tmux pane's shell runs (the session from $TMUX, in a pane) draws behind
+        // the session's clients, which are locked: the client's own gate takes over from it.
+        let inPane = environment["TMUX_PANE"] != nil && environment["TMUX"].flatMap(tmuxSessionID) == id
+        let gate = Gate(store: store, session: id, context: context, scripted: invocation.answersFromStandardInput,
+                        kind: inPane ? .tmuxPane : .gate)
         let label = sessionLabel(id, socket: existing?.tmuxSocket)
         gate.reason = "unlock " + (label == id ? "session \(id.escapedForMessage)" : label.escapedForMessage)
         let end: GateEnd
@@ -182,7 +188,27 @@ final class GateCover: GateScreen {
     }
 
     func showWaitingForOwner(_ owner: Int32) {
-        draw(header + ["Another terminal is unlocking this session (process \(owner)); waiting."])
+        draw(header + ["Another terminal is unlocking this session (process \(owner)); waiting."]
+             + (terminal == nil ? [] : ["Press Enter to unlock it here instead."]))
+    }
+
+    /// The terminal the cover reads keys from while another process holds the prompt.
+    private var terminal: Int32? { scripted ? nil : (prompts as? TerminalPrompts)?.fileDescriptor }
+
+    /// Also wakes for keys typed at the cover: Enter takes the prompt over (the user is at this
+    /// terminal); any other key is read and dropped (it may be a secret: the buffer is wiped).
+    func waitForOwner(milliseconds: Int32) -> GateOwnerWait {
+        guard let terminal else { return pause(milliseconds: milliseconds).map { .interrupted($0) } ?? .elapsed }
+        var descriptors = [pollfd(fd: interrupter.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)]
+        _ = poll(&descriptors, 2, milliseconds)
+        if let interruption = interrupter.pending { return .interrupted(interruption) }
+        guard descriptors[1].revents & Int16(POLLIN) != 0 else { return .elapsed }
+        var bytes = [UInt8](repeating: 0, count: 256)
+        defer { bytes.withUnsafeMutableBytes { explicit_bzero($0.baseAddress!, $0.count) } }
+        let count = bytes.withUnsafeMutableBytes { read(terminal, $0.baseAddress!, $0.count) }
+        guard count > 0 else { return .elapsed }
+        return bytes[..<count].contains(where: { $0 == 0x0D || $0 == 0x0A }) ? .takeOver : .elapsed
     }
 
     private func countdownLine(_ remaining: Int) -> String { "  Too many wrong passcodes: next try in \(remaining) s." }

@@ -80,8 +80,8 @@ extension Runner {
         let bake = bakeSnippet()
         // run-shell and set-option -F expand formats: a '#' of our own must be doubled.
         let command = bake.command.replacingEvery("#", with: "##")
-        func runShell(_ name: String, _ arguments: String) -> String {
-            "run-shell " + tmuxQuoted("\(command) tmux-hook \(name) \(arguments)")
+        func runShell(_ name: String, _ arguments: String, background: Bool = false) -> String {
+            "run-shell " + (background ? "-b " : "") + tmuxQuoted("\(command) tmux-hook \(name) \(arguments)")
         }
         // One array entry per command: a command that fails skips the rest of its own list only,
         // so nothing can stand between a client and its lock.
@@ -110,7 +110,9 @@ extension Runner {
             set -g lock-after-time 900
             # The fallback lock-command; a session gets its own, naming it, whenever a client gets it.
             set -g lock-command \(tmuxQuoted(lockCommand(bake.command, session: nil)))
-            \(hook("session-created", [runShell("session-created", "'#{client_name}' '#{session_id}'")]))
+            # In the background: a blocking run-shell here would hold back client-session-changed's lock
+            # while tmux draws the new session's client (a grouped session, new -t, shows shared windows).
+            \(hook("session-created", [runShell("session-created", "'#{client_name}' '#{session_id}'", background: true)]))
             # Attach, new-session and switch-client: lock the client before it shows anything; the gate decides.
             # A control-mode client (tmux -C) cannot be locked: it is detached unless the lock is off.
             \(hook("client-session-changed", [
@@ -152,6 +154,9 @@ extension Runner {
         case .clientSessionChanged:
             guard let tmuxSession else { throw UsageError("usage: touchgate tmux-hook \(hook.rawValue) CLIENT SESSION") }
             let id = sessionID(tmuxSession)
+            // A session the store never saw (it began before the snippet was loaded): launched
+            // now, as session-created would have (locked while the lock is on), with its socket.
+            if try store.session(id) == nil { try apply([.didFinishLaunching, .didBecomeActive], id) }
             let previous = try store.detachClient(client)
             try store.attachClient(client, to: id)
             if let socket { try store.recordTmuxSocket(socket, session: id) }
@@ -169,6 +174,40 @@ extension Runner {
             if let tmuxSession { try apply([.willResignActive], sessionID(tmuxSession)) }
         }
         return .success
+    }
+
+    /// Locks every client of tmux session `id` (`tmux-<server pid>-$<n>`) once a gate found it
+    /// locked, so a lock that one client or one pane met (a pane's idle time, a `lock-client`)
+    /// covers every terminal that shows the session: `tmux lock-session`, through the socket the
+    /// store recorded for it, else the one `$TMUX` names when it is this session's. A client
+    /// that is locked already is left as it is, so this is safe to repeat. The server gets 2 s to
+    /// answer; nothing it says reaches the terminal.
+    func lockTmuxClients(of id: String, store: Store) {
+        guard id.hasPrefix("tmux-"), let dollar = id.lastIndex(of: "$") else { return }
+        let target = String(id[dollar...])
+        let fromTMUX = environment["TMUX"].flatMap { value -> String? in
+            guard tmuxSessionID(value) == id, let socket = value.split(separator: ",").first else { return nil }
+            return String(socket)
+        }
+        guard let socket = ((try? store.session(id))?.flatMap(\.tmuxSocket)) ?? fromTMUX, socket.hasPrefix("/") else { return }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
+        }
+        var argv: [UnsafeMutablePointer<CChar>?] = (["tmux", "-S", socket, "lock-session", "-t", target] as [String]).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, "tmux", &actions, nil, &argv, environ) == 0 else { return }
+        var status: Int32 = 0
+        for _ in 0..<2_000 {
+            let waited = waitpid(pid, &status, WNOHANG)
+            if waited == pid || (waited < 0 && errno != EINTR) { return }
+            usleep(1_000)
+        }
+        kill(pid, SIGKILL)
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     }
 
     /// `touchgate shell-init bash|zsh`: code for `eval` that gates every prompt.

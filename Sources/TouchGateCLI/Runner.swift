@@ -193,9 +193,23 @@ package struct Runner {
             members += extra
             writeLine(STDOUT_FILENO, JSONValue.object(members).rendered)
         } else if let error {
-            printError("\(error.message) (\(error.code.name))")
+            let hint = notInteractiveHint(error)
+            let message = hint.isEmpty || !error.message.hasSuffix(".") ? error.message : String(error.message.dropLast())
+            printError("\(message)\(hint) (\(error.code.name))")
         }
         return error.map { ExitCode($0.code) } ?? .success
+    }
+
+    /// What to do about a prompt that could not be shown for want of a terminal: answer on
+    /// standard input with `-S`. Empty for any other outcome, or when `-S` was given already.
+    func notInteractiveHint(_ error: AuthError) -> String {
+        guard error.code == .notInteractive, !invocation.answersFromStandardInput else { return "" }
+        let terminal = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        if terminal >= 0 {
+            close(terminal)
+            return ""
+        }
+        return ": there is no terminal to ask on; pass -S to read the answers from standard input"
     }
 
     func report(_ error: AuthError) -> ExitCode {

@@ -22,9 +22,10 @@ extension Runner {
                         + (pid.map { " (pid \($0))" } ?? ""), .watcherRunning)
         }
         defer { withExtendedLifetime(lock) {} }
-        // The account's uid (logind's sessions are by uid); a user without an account (a PAM-only
-        // user) watches the invoking user's sessions.
-        let uid = getpwnam(name).map { $0.pointee.pw_uid } ?? geteuid()
+        // logind's sessions are by uid: the watcher follows those of the account it runs as, the
+        // one whose terminals the store's sessions are. The touchgate user is a name for the store
+        // and PAM, which need not be an account, nor the account a host has under that name.
+        let uid = geteuid()
 
         // SIGTERM, SIGINT and SIGHUP wake the poll below through the interrupter's pipe; which
         // one came does not matter, each ends the watcher.
@@ -147,10 +148,13 @@ extension Runner {
         return done.filter { $0.events.contains(.didEnterBackground) }.map(\.record.id)
     }
 
-    /// The tmux sockets of `sessions`, each once, in order.
+    /// The tmux sockets of `sessions`, then every other socket of this account's tmux servers
+    /// in tmux's own directory (``TmuxSocketDirectory``): a server the hooks never recorded (its
+    /// sessions began before the snippet was loaded) is locked too. Each once, in order.
     private func uniqueSockets(_ sessions: [SessionRecord]) -> [String] {
         var sockets: [String] = []
-        for socket in sessions.compactMap(\.tmuxSocket) where !sockets.contains(socket) { sockets.append(socket) }
+        let found = TmuxSocketDirectory.sockets(uid: geteuid(), tmuxTemporaryDirectory: ProcessEnvironment.current["TMUX_TMPDIR"])
+        for socket in sessions.compactMap(\.tmuxSocket) + found where !sockets.contains(socket) { sockets.append(socket) }
         return sockets
     }
 

@@ -178,7 +178,7 @@ import Testing
 
     @Test func unixStackWithAnUnknownUserIsPasscodeNotSet() throws {
         let world = try TestEnvironment()
-        world.user = "touchgate-no-such-user"
+        world.user = TestEnvironment.absentAccount
         try world.setConfig("passcode-service", "touchgate-unix")
         let result = try world.run(["-S", "--json", "auth"], input: "some-password\n")
         CoreExpect.outcome(result, "passcodeNotSet", policy: "device-owner")
@@ -314,10 +314,10 @@ import Testing
 
     @Test func stackAnsweringUserUnknownIsBiometryNotEnrolled() throws {
         let world = try TestEnvironment()
-        world.user = "touchgate-no-such-user"
+        world.user = TestEnvironment.absentAccount
         _ = try world.statusJSON()
         // Enrolled as far as touchgate knows; pam_unix does not know the user: PAM_USER_UNKNOWN.
-        _ = try world.sqlite("INSERT INTO users (name, enrolled, domain_state) VALUES ('touchgate-no-such-user', 1, 'x')")
+        _ = try world.sqlite("INSERT INTO users (name, enrolled, domain_state) VALUES ('\(world.user)', 1, 'x')")
         try world.expectUncountedBiometricOutcome("biometryNotEnrolled", service: "touchgate-unix", calls: 1,
                                                   input: "some-finger\n")
     }

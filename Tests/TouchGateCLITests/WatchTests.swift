@@ -128,6 +128,65 @@ import Testing
         #expect(try Self.rows(world) == ["active,1"])
     }
 
+    /// A server whose session began before the snippet was loaded (README's `tmux source-file`
+    /// into a running server): the store has no row for it, yet a screen lock locks its clients,
+    /// because the watcher finds the server in tmux's socket directory. A reattach then records
+    /// the session with its socket.
+    @Test func aTmuxServerTheHooksNeverRecordedIsLockedToo() throws {
+        let bus = try LogindBus()
+        let world = try Self.world(bus)
+        let directory = world.directory.appendingPathComponent("tmux-\(geteuid())").path
+        #expect(mkdir(directory, 0o700) == 0)
+        let tmux = try TmuxHarness(world: world, innerSocket: directory + "/default")
+        defer { tmux.shutdown() }
+        try tmux.startInnerSession("s", command: "printf '\(TmuxGateTests.marker)\\n'; exec /bin/sh", snippet: false)
+        try tmux.attach("s")
+        try tmux.waitForScreen(containing: TmuxGateTests.marker)
+        try tmux.inner("source-file", tmux.configuration)
+        #expect(try Self.rows(world).isEmpty)
+        let watcher = try Self.startWatcher(world, bus)
+        defer { watcher.signal(SIGTERM) }
+        try bus.sessionSignal("c1", "Lock")
+        // Before: no row, no socket, so no lock-server: the session stayed on the screen.
+        try TmuxGateTests.waitForGate(tmux)
+        try TmuxGateTests.unlockWithFinger(tmux)
+
+        // Detached and attached again: the hook meets a session without a row and records it.
+        let id = try tmux.sessionID("s")
+        try tmux.inner("detach-client", "-s", "s")
+        try tmux.waitForScreen(containing: "CLIENT-EXITED")
+        try tmux.attach("s")
+        try TmuxGateTests.unlockWithFinger(tmux)
+        try gateEventually("the session recorded with its socket") {
+            try world.sqlite("SELECT tmux_socket FROM sessions WHERE id = '\(id)'") == directory + "/default"
+        }
+    }
+
+    /// The host's accounts do not matter: the watcher follows the logind sessions of the account
+    /// it runs as, whatever the touchgate user is called (the tests' `alice` may exist on a host,
+    /// with another uid). Here the touchgate user is named like an existing account of another uid.
+    @Test func theWatcherFollowsTheSessionsOfTheAccountItRunsAsWhateverAccountsTheHostHas() throws {
+        var other: String?
+        setpwent()
+        while let entry = getpwent() {
+            if entry.pointee.pw_uid != geteuid(), let name = entry.pointee.pw_name { other = String(cString: name); break }
+        }
+        endpwent()
+        let name = try #require(other, "no account of another uid in the host's passwd")
+        let bus = try LogindBus()
+        try bus.addSession("c1")
+        let world = try TestEnvironment()
+        world.user = name
+        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        try world.gateEvents(["did-finish-launching", "did-become-active"], session: "shell-1")
+        let watcher = try Self.startWatcher(world, bus)
+        defer { watcher.signal(SIGTERM) }
+        try bus.sessionSignal("c1", "Lock")
+        try gateEventually("the session sent to the background (\((try? Self.rows(world)) ?? []))", timeout: 10) {
+            try Self.rows(world) == ["background,0"]
+        }
+    }
+
     @Test func aSuspendEndsAWaitingEvaluationWithAppCancel() throws {
         let bus = try LogindBus()
         let world = try Self.world(bus)

@@ -28,6 +28,33 @@ import Testing
         #expect(released.promptClaimed() == .evaluate(notice: nil, clearInterruption: false))
     }
 
+    /// Enter at a waiting gate takes the prompt over; a gate whose evaluation was cancelled from
+    /// outside claims again before it asks, and asks with the notice once the claim is its own.
+    @Test func aWaitingGateTakesOverOnEnterAndACancelledOneClaimsAgain() {
+        var machine = Machine(scripted: false)
+        _ = machine.start()
+        _ = machine.promptOwned(by: 4242)
+        #expect(machine.ownerWaitEnded(sessionLocked: true, takeOver: true) == .takeOverPrompt)
+        #expect(machine.promptClaimed() == .evaluate(notice: nil, clearInterruption: false))
+        #expect(machine.evaluationEnded(AuthError(.appCancel)) == .claimPrompt)
+        #expect(machine.promptOwned(by: 4343) == .waitForOwner(4343, milliseconds: Machine.ownerPollMilliseconds))
+        #expect(machine.ownerWaitEnded(sessionLocked: true) == .claimPrompt)
+        #expect(machine.promptClaimed()
+            == .evaluate(notice: nil, clearInterruption: false))
+
+        var kept = Machine(scripted: false)
+        _ = kept.start()
+        _ = kept.promptClaimed()
+        #expect(kept.evaluationEnded(AuthError(.appCancel)) == .claimPrompt)
+        #expect(kept.promptClaimed()
+            == .evaluate(notice: "Cancelled; the session stays locked. Type again.", clearInterruption: true))
+        // An unlock by the other terminal while waiting ends the gate, Enter or not.
+        var unlocked = Machine(scripted: false)
+        _ = unlocked.start()
+        _ = unlocked.promptOwned(by: 4242)
+        #expect(unlocked.ownerWaitEnded(sessionLocked: false, takeOver: true) == .finish(.unlocked, say: nil))
+    }
+
     /// At a terminal only a system cancel (SIGTERM, SIGHUP) or a missing terminal ends the gate;
     /// with -S every outcome a script cannot fix by typing again ends it, and is said.
     @Test func exitStatusesAtATerminal() {
@@ -41,8 +68,8 @@ import Testing
         #expect(after(AuthError(.notInteractive)) == .finish(.stopped(AuthError(.notInteractive)), say: nil))
         #expect(after(AuthError(.userCancel))
             == .evaluate(notice: "Cancelled; the session stays locked. Type again.", clearInterruption: true))
-        #expect(after(AuthError(.appCancel))
-            == .evaluate(notice: "Cancelled; the session stays locked. Type again.", clearInterruption: true))
+        // Cancelled from outside (perhaps a gate that took the prompt over): claim it again first.
+        #expect(after(AuthError(.appCancel)) == .claimPrompt)
         #expect(after(AuthError(.userCancel), terminalGone: true) == .finish(.stopped(AuthError(.systemCancel)), say: nil))
         #expect(after(AuthError(.authenticationFailed))
             == .evaluate(notice: AuthError(.authenticationFailed).message, clearInterruption: false))

@@ -17,7 +17,7 @@ public final class AuthContext: @unchecked Sendable {
     /// The checker of the biometric factor: ``checker`` unless another was given (the CLI runs it
     /// in a worker process, ``WorkerCredentialChecker``, so a wait for a sensor can be cancelled).
     let biometricChecker: any CredentialChecker
-    let prompts: (any PromptSource)?
+    public let prompts: (any PromptSource)?
     private let state: Mutex<MutableState>
 
     private struct MutableState {

@@ -70,6 +70,8 @@ final class Conversation {
             return .stop
         case PAM_ERROR_MSG, PAM_TEXT_INFO:
             prompts.show(text)
+            // Shown when the module sends it: a module may wait next (for a finger, a key).
+            (prompts as? TerminalPrompts)?.flushMessages()
             return .nothing
         default:
             // Binary and radio prompts are not supported: refuse rather than guess.

@@ -9,15 +9,32 @@ public final class Gate {
     let scripted: Bool
     /// The reason each evaluation shows; the CLI names the session as the user knows it.
     public var reason: String
+    /// What this gate claims the prompt as.
+    public let kind: PromptClaimKind
 
     /// - Parameter context: evaluates device-owner for the session's user; its interrupter is
     ///   the one the screen's signals post to.
-    public init(store: Store, session: String, context: AuthContext, scripted: Bool) {
+    /// - Parameter kind: ``PromptClaimKind/tmuxPane`` for a gate in a tmux pane's shell, which
+    ///   the tmux client's own gate takes over.
+    public init(store: Store, session: String, context: AuthContext, scripted: Bool, kind: PromptClaimKind = .gate) {
         self.store = store
         self.session = session
         self.context = context
         self.scripted = scripted
         self.reason = "unlock session \(session.escapedForMessage)"
+        self.kind = kind
+    }
+
+    /// Whether a gate claiming as `claimant` takes the prompt from live `owner` (claimed as
+    /// `kind`) without waiting: when the user cannot reach the owner. A gate in a tmux pane
+    /// draws behind the session's locked clients, where no one sees it, so any other gate takes
+    /// over from it; a process on no terminal is not one the user types at, so a gate on a
+    /// terminal takes over from it. Any other owner is waited for (until Enter at this gate).
+    public static func takesOver(from owner: ProcessIdentity, kind: PromptClaimKind?, as claimant: PromptClaimKind) -> Bool {
+        if kind == .tmuxPane, claimant != .tmuxPane { return true }
+        let ownerOnTerminal = ProcessIdentity.hasControllingTerminal(owner.pid) ?? true
+        let onTerminal = ProcessIdentity.hasControllingTerminal(getpid()) ?? false
+        return !ownerOnTerminal && onTerminal
     }
 
     private var user: String { context.user }
@@ -66,27 +83,37 @@ public final class Gate {
         defer { if claimed { try? store.releasePrompt(session: session, pid: getpid()) } }
         while true {
             switch action {
-            case .claimPrompt:
-                if let owner = try store.claimPrompt(session: session, user: user, pid: getpid(), kind: "gate") {
-                    action = machine.promptOwned(by: owner)
-                } else {
+            case .claimPrompt, .takeOverPrompt:
+                let forced = action == .takeOverPrompt
+                let claim = try store.claimPrompt(session: session, user: user, pid: getpid(), kind: kind.rawValue) { owner, ownerKind in
+                    forced || Self.takesOver(from: owner, kind: ownerKind.flatMap(PromptClaimKind.init(rawValue:)), as: kind)
+                }
+                switch claim {
+                case .heldBy(let owner, _):
+                    action = machine.promptOwned(by: owner.pid)
+                case .tookOver(let owner):
+                    // Its prompt ends (appCancel); it claims again and finds this gate's claim.
+                    if owner.isAlive { kill(owner.pid, SIGUSR1) }
+                    claimed = true
+                    action = machine.promptClaimed()
+                case .claimed:
                     claimed = true
                     action = machine.promptClaimed()
                 }
             case .waitForOwner(let owner, let milliseconds):
                 screen.showWaitingForOwner(owner)
-                let interruption = screen.pause(milliseconds: milliseconds)
+                let wait = screen.waitForOwner(milliseconds: milliseconds)
                 if screen.terminalGone {
                     action = machine.terminalGone()
                     continue
                 }
-                if let interruption {
+                if case .interrupted(let interruption) = wait {
                     action = machine.interrupted(interruption)
                     guard action == .resume else { continue }
                     // Forgotten (Ctrl-C at a terminal): the wait goes on.
                     context.interrupter.clear()
                 }
-                action = machine.ownerWaitEnded(sessionLocked: try locked())
+                action = machine.ownerWaitEnded(sessionLocked: try locked(), takeOver: wait == .takeOver)
             case .evaluate(let notice, let clearInterruption):
                 if clearInterruption { context.interrupter.clear() }
                 if screen.terminalGone { action = machine.terminalGone(); continue }
@@ -149,4 +176,14 @@ public final class Gate {
     private func status() throws -> GateStatus {
         try GateStatus.read(store: store, user: user, session: session, remoteHost: context.remoteHost)
     }
+}
+
+/// What a process claims a session's prompt as (stored as `sessions.prompt_kind`).
+public enum PromptClaimKind: String, Sendable {
+    /// A gate on the terminal it runs in (a tmux client's lock-command, a shell outside tmux).
+    case gate
+    /// A gate run by the shell of a tmux pane: it draws inside the session, behind its clients.
+    case tmuxPane = "tmux-pane"
+    /// `touchgate auth` waiting for an answer.
+    case auth
 }

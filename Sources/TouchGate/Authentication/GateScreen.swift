@@ -11,6 +11,9 @@ public protocol GateScreen: AnyObject {
     func redrawCountdown(_ seconds: Int)
     /// Waits, waking early for an interruption; returns it, or `nil` when the time passed.
     func pause(milliseconds: Int32) -> Interruption?
+    /// Waits while another process holds the prompt, waking early for an interruption or for
+    /// Enter typed at this gate (the user wants to unlock here: ``GateOwnerWait/takeOver``).
+    func waitForOwner(milliseconds: Int32) -> GateOwnerWait
     /// Waits for Enter at a prompt of the gate's own.
     func waitForEnter() -> GateEnterWait
     /// The terminal the gate holds is gone (a hangup signal does not always come).
@@ -20,6 +23,11 @@ public protocol GateScreen: AnyObject {
 }
 
 extension GateScreen {
+    /// A screen that cannot read keys while it waits only pauses.
+    public func waitForOwner(milliseconds: Int32) -> GateOwnerWait {
+        pause(milliseconds: milliseconds).map { .interrupted($0) } ?? .elapsed
+    }
+
     /// One second of a countdown: `machine`'s next step, or how an interruption ends it. An
     /// interruption the machine forgets (Ctrl-C at a terminal) is cleared from `interrupter` and
     /// the countdown goes on (a shorter second, never a longer one).
@@ -43,4 +51,13 @@ public enum GateEnterWait: Sendable, Equatable {
     /// End of input (Ctrl-D, a closed pipe, a terminal gone).
     case endOfInput
     case notInteractive
+}
+
+/// What ended one look-away while another process held the prompt.
+public enum GateOwnerWait: Sendable, Equatable {
+    /// The time passed.
+    case elapsed
+    /// Enter was typed at this gate: take the prompt over.
+    case takeOver
+    case interrupted(Interruption)
 }

@@ -8,9 +8,15 @@
 public struct GateStateMachine: Sendable {
     public enum Action: Sendable, Equatable {
         /// Claim the session's prompt in the store; answer ``promptClaimed()`` or ``promptOwned(by:)``.
+        /// A claim held by a process the user cannot reach (a gate in a tmux pane behind a
+        /// locked client, a process on no terminal) is taken over, its owner's prompt ended.
         case claimPrompt
-        /// Say that process `owner` is unlocking the session, wait `milliseconds`, then read the
-        /// session; answer ``ownerWaitEnded(sessionLocked:)`` (or ``interrupted(_:)``, ``terminalGone()``).
+        /// Take the session's prompt from its owner, whoever it is (the user pressed Enter at
+        /// this gate's wait), ending the owner's prompt; answer ``promptClaimed()``.
+        case takeOverPrompt
+        /// Say that process `owner` is unlocking the session, wait `milliseconds` (or until Enter
+        /// at this gate's terminal), then read the session; answer
+        /// ``ownerWaitEnded(sessionLocked:takeOver:)`` (or ``interrupted(_:)``, ``terminalGone()``).
         case waitForOwner(Int32, milliseconds: Int32)
         /// Draw the status with `notice`, then evaluate; answer ``evaluationEnded(_:)``. With
         /// `clearInterruption`, the cancel that ended the last evaluation is forgotten first.
@@ -32,7 +38,8 @@ public struct GateStateMachine: Sendable {
 
     private enum State: Equatable {
         case initial
-        case claiming
+        /// With what the evaluation after the claim shows, and whether it forgets a cancel first.
+        case claiming(notice: String?, clearInterruption: Bool)
         case waitingForOwner
         case evaluating
         case unlocking
@@ -63,7 +70,7 @@ public struct GateStateMachine: Sendable {
     public mutating func start() -> Action {
         guard state == .initial else { preconditionFailure("start twice") }
         if claimsPrompt {
-            state = .claiming
+            state = .claiming(notice: nil, clearInterruption: false)
             return .claimPrompt
         }
         state = .evaluating
@@ -72,24 +79,26 @@ public struct GateStateMachine: Sendable {
 
     /// The prompt is this gate's: no double prompt.
     public mutating func promptClaimed() -> Action {
-        guard state == .claiming else { preconditionFailure("not claiming") }
+        guard case .claiming(let notice, let clearInterruption) = state else { preconditionFailure("not claiming") }
         state = .evaluating
-        return .evaluate(notice: nil, clearInterruption: false)
+        return .evaluate(notice: notice, clearInterruption: clearInterruption)
     }
 
     /// Another live process prompts for this session: wait for it.
     public mutating func promptOwned(by owner: Int32) -> Action {
-        guard state == .claiming else { preconditionFailure("not claiming") }
+        guard case .claiming = state else { preconditionFailure("not claiming") }
         state = .waitingForOwner
         return .waitForOwner(owner, milliseconds: Self.ownerPollMilliseconds)
     }
 
-    /// The wait for the other process is over: it unlocked the session, or the gate claims again.
-    public mutating func ownerWaitEnded(sessionLocked: Bool) -> Action {
+    /// The wait for the other process is over: it unlocked the session, or the gate claims
+    /// again; with `takeOver` (Enter at this gate) it takes the prompt, so the gate in front of
+    /// the user can always unlock and never waits for ever for a prompt no one answers.
+    public mutating func ownerWaitEnded(sessionLocked: Bool, takeOver: Bool = false) -> Action {
         guard state == .waitingForOwner else { preconditionFailure("not waiting for an owner") }
         if !sessionLocked { return finish(.unlocked) }
-        state = .claiming
-        return .claimPrompt
+        state = .claiming(notice: nil, clearInterruption: false)
+        return takeOver ? .takeOverPrompt : .claimPrompt
     }
 
     /// An evaluation ended: `nil` for success, or its error.
@@ -112,6 +121,12 @@ public struct GateStateMachine: Sendable {
             self.notice = "The wait is over: type the passcode."
             state = .countingDown(remaining: wait)
             return .countDown(seconds: wait)
+        }
+        if claimsPrompt, error.code == .appCancel {
+            // Cancelled from outside: perhaps another gate took the prompt over. Claim it again
+            // (still this gate's: ask again; taken: wait for the one that holds it).
+            state = .claiming(notice: notice, clearInterruption: true)
+            return .claimPrompt
         }
         if error.code == .passcodeNotSet {
             // Nothing can unlock until an administrator fixes the stack: say why, and look again

@@ -58,7 +58,7 @@ public final class OfflineGate {
             case .finish(let end, let say):
                 if let say { screen.say(say) }
                 return end
-            case .claimPrompt, .waitForOwner(_, _), .unlockSession, .resume:
+            case .claimPrompt, .takeOverPrompt, .waitForOwner(_, _), .unlockSession, .resume:
                 preconditionFailure("the offline gate claims and unlocks nothing")
             }
         }

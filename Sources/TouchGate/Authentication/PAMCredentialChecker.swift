@@ -29,6 +29,12 @@ public struct PAMCredentialChecker: CredentialChecker {
         return ["/etc/pam.d", "/usr/lib/pam.d"]
     }
 
+    /// The file libpam would read `service` from, or `nil` when there is none.
+    public func servicePath(_ service: String) -> String? {
+        guard !service.isEmpty, !service.contains("/") else { return nil }
+        return searchDirectories.map { $0 + "/" + service }.first { access($0, R_OK) == 0 }
+    }
+
     public func serviceExists(_ service: String) -> Bool {
         guard !service.isEmpty, !service.contains("/") else { return false }
         return searchDirectories.contains { directory in

@@ -127,6 +127,12 @@ public final class TerminalPrompts: PromptSource {
         for line in wording(event) { show(line) }
     }
 
+    /// Writes the lines ``show(_:)`` holds now, without waiting for the next prompt: what a PAM
+    /// module says while it works (pam_fprintd's "Swipe …", then a wait) shows when it says it.
+    public func flushMessages() {
+        writeMessages()
+    }
+
     private func writeMessages() {
         guard !messages.isEmpty else { return }
         writeAll(fileDescriptor, messages)

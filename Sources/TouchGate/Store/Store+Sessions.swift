@@ -97,12 +97,29 @@ extension Store {
     /// it. A dead owner's claim, or one whose pid now names another process (a different start
     /// time), is cleared here. A process that cannot be named (gone from `/proc`) claims nothing.
     public func claimPrompt(session: String, user: String, pid: Int32, kind: String) throws -> Int32? {
+        switch try claimPrompt(session: session, user: user, pid: pid, kind: kind, takingOver: { _, _ in false }) {
+        case .heldBy(let owner, _): owner.pid
+        case .claimed, .tookOver(_): nil
+        }
+    }
+
+    /// Claims `session`'s prompt for process `pid` as ``claimPrompt(session:user:pid:kind:)``
+    /// does, but takes it from a live owner when `takingOver(owner, ownerKind)` says so (one
+    /// the user cannot reach, or the user asked to): the claim is this process's from then on,
+    /// and the caller ends the old owner's prompt (SIGUSR1).
+    public func claimPrompt(
+        session: String, user: String, pid: Int32, kind: String, takingOver: (ProcessIdentity, String?) -> Bool
+    ) throws -> PromptClaim {
         let claimant = ProcessIdentity.of(pid)
         return try updateSession(session, user: user) { record in
-            if let owner = record.promptOwner, owner != claimant { return owner.pid }
+            var previous: ProcessIdentity?
+            if let owner = record.promptOwner, owner != claimant {
+                guard takingOver(owner, record.promptKind) else { return .heldBy(owner, kind: record.promptKind) }
+                previous = owner
+            }
             record.promptOwner = claimant
             record.promptKind = claimant == nil ? nil : kind
-            return nil
+            return previous.map { .tookOver($0) } ?? .claimed
         }
     }
 
@@ -116,6 +133,16 @@ extension Store {
                 """, .text(session), .integer(Int64(owner.pid)), .integer(Int64(bitPattern: owner.startTime)))
         }
     }
+}
+
+/// How a claim on a session's prompt ended (``Store/claimPrompt(session:user:pid:kind:takingOver:)``).
+public enum PromptClaim: Equatable, Sendable {
+    /// The prompt is the claimant's; no one else held it.
+    case claimed
+    /// The prompt is the claimant's, taken from this live process.
+    case tookOver(ProcessIdentity)
+    /// This live process holds it (with the kind it claimed as).
+    case heldBy(ProcessIdentity, kind: String?)
 }
 
 extension Store {

@@ -31,11 +31,20 @@ public struct ProcessIdentity: Equatable, Hashable, Sendable, CustomStringConver
 
     public var description: String { "\(pid)" }
 
+    /// Whether process `pid` has a controlling terminal (field 7 of `/proc/PID/stat`, `tty_nr`,
+    /// is not 0): a process on no terminal is not one a user is typing at. `nil` when `/proc`
+    /// cannot tell.
+    public static func hasControllingTerminal(_ pid: Int32) -> Bool? {
+        statLine(of: pid).flatMap { field(7, statLine: $0[...]) }.map { $0 != 0 }
+    }
+
     /// Field 22 of `/proc/PID/stat`.
-    ///
-    /// The command name (field 2) is in parentheses and may itself hold spaces and parentheses,
-    /// so the fields are counted from the last `)`.
     static func startTime(of pid: Int32) -> UInt64? {
+        statLine(of: pid).flatMap { startTime(statLine: $0[...]) }
+    }
+
+    /// The text of `/proc/PID/stat`, or `nil` when there is no such process.
+    static func statLine(of pid: Int32) -> [UInt8]? {
         let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -49,19 +58,27 @@ public struct ProcessIdentity: Equatable, Hashable, Sendable, CustomStringConver
             guard read > 0 else { break }
             count += read
         }
-        return startTime(statLine: buffer[..<count])
+        return Array(buffer[..<count])
     }
 
     /// Field 22 of one `/proc/PID/stat` line.
     static func startTime(statLine buffer: ArraySlice<UInt8>) -> UInt64? {
+        field(22, statLine: buffer)
+    }
+
+    /// Numeric field `wanted` (from 3) of one `/proc/PID/stat` line.
+    ///
+    /// The command name (field 2) is in parentheses and may itself hold spaces and parentheses,
+    /// so the fields are counted from the last `)`.
+    static func field(_ wanted: Int, statLine buffer: ArraySlice<UInt8>) -> UInt64? {
         guard let close = buffer.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        // After ")": " S ppid …": field 3 (state) is the first; field 22 is the 20th.
+        // After ")": " S ppid …": field 3 (state) is the first; field `wanted` follows.
         var field = 2
         var value: UInt64 = 0
         var inField = false
         for byte in buffer[(close + 1)...] {
             if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") {
-                if inField, field == 22 { return value }
+                if inField, field == wanted { return value }
                 inField = false
                 continue
             }
@@ -70,11 +87,11 @@ public struct ProcessIdentity: Equatable, Hashable, Sendable, CustomStringConver
                 field += 1
                 value = 0
             }
-            if field == 22 {
+            if field == wanted {
                 guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
                 value = value &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
             }
         }
-        return inField && field == 22 ? value : nil
+        return inField && field == wanted ? value : nil
     }
 }

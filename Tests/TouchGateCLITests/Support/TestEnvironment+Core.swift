@@ -150,3 +150,13 @@ enum CoreExpect {
         }
     }
 }
+
+extension TestEnvironment {
+    /// A user name no account of this host has (pam_unix answers PAM_USER_UNKNOWN for it),
+    /// whatever accounts the host has.
+    static let absentAccount: String = {
+        var name = "touchgate-no-such-user"
+        while getpwnam(name) != nil { name += "-" + String(UInt32.random(in: 0...UInt32.max), radix: 36) }
+        return name
+    }()
+}

@@ -94,6 +94,10 @@ final class TestEnvironment: @unchecked Sendable {
         environment["TOUCHGATE_STORE"] = storePath
         environment["TOUCHGATE_USER"] = user
         environment["HOME"] = directory.path
+        // tmux's socket directory (which `touchgate watch` scans for servers to lock): the
+        // world's own, never the host's /tmp/tmux-UID.
+        environment["TMUX_TMPDIR"] = directory.path
+        environment["TMUX_PANE"] = nil
         for (name, value) in extraEnvironment { environment[name] = value }
         return environment
     }

@@ -65,9 +65,10 @@ final class TmuxHarness {
     private var serverPIDs: [pid_t] = []
 
     /// - Parameter extraConfiguration: appended to the generated snippet.
-    init(world: TestEnvironment, extraConfiguration: String = "") throws {
+    /// - Parameter innerSocket: where the inner server listens (default: `inner.sock` in the world).
+    init(world: TestEnvironment, extraConfiguration: String = "", innerSocket: String? = nil) throws {
         self.world = world
-        innerSocket = world.directory.appendingPathComponent("inner.sock").path
+        self.innerSocket = innerSocket ?? world.directory.appendingPathComponent("inner.sock").path
         outerSocket = world.directory.appendingPathComponent("outer.sock").path
         configuration = world.directory.appendingPathComponent("tmux.conf").path
         let snippet = try TestEnvironment.execute(TestEnvironment.binary, ["tmux-conf"], environment: Self.environment(of: world))
@@ -157,13 +158,17 @@ final class TmuxHarness {
 
     /// Starts the inner server with session `name` running `command`, and waits until the
     /// session-created hook has recorded the session's launch.
-    func startInnerSession(_ name: String = "s", command: String = "exec /bin/sh") throws {
+    /// With `snippet` false the server starts without the snippet (a server that ran before it
+    /// was loaded): nothing is recorded.
+    func startInnerSession(_ name: String = "s", command: String = "exec /bin/sh", snippet: Bool = true) throws {
         if started.contains(innerSocket) {
             try inner("new-session", "-d", "-s", name, "-x", "100", "-y", "30", command)
         } else {
-            try tmux(innerSocket, ["-f", configuration, "new-session", "-d", "-s", name, "-x", "100", "-y", "30", command])
+            try tmux(innerSocket, ["-f", snippet ? configuration : "/dev/null", "new-session", "-d", "-s", name,
+                                   "-x", "100", "-y", "30", command])
             try recordServer(innerSocket)
         }
+        guard snippet else { return }
         let id = try sessionID(name)
         try gateEventually("the launch of \(id) to be recorded") { try world.gateSessionStatus(id) != nil }
     }
@@ -177,8 +182,17 @@ final class TmuxHarness {
     /// What a client of the inner server runs in the outer pane: Ctrl-C reaching the pane before
     /// the client takes the terminal must not end the pane itself (it would end the test's terminal,
     /// not touch the gate); the client gets its own dispositions when it starts.
-    private func clientCommand(_ tmuxCommand: String) -> String {
-        "trap '' INT QUIT TSTP; env -u TMUX tmux -S '\(innerSocket)' \(tmuxCommand); echo CLIENT-EXITED; sleep 600"
+    private func clientCommand(_ tmuxCommand: String, log: String? = nil) -> String {
+        let client = "env -u TMUX tmux -S '\(innerSocket)' \(tmuxCommand)"
+        // script(1) copies every byte the client writes to its terminal into the log, unfiltered.
+        let run = log.map { "script -q -f -e -c \"\(client)\" '\($0)'" } ?? client
+        return "trap '' INT QUIT TSTP; \(run); echo CLIENT-EXITED; sleep 600"
+    }
+
+    /// Runs `tmux -S INNER tmuxCommand` as a client in outer pane `pane`, every byte it writes to
+    /// its terminal logged to `log` (the raw output, escape sequences and all).
+    func runLoggedClient(_ tmuxCommand: String, log: String, pane: String = "o") throws {
+        try runClient(tmuxCommand, pane: pane, log: log)
     }
 
     /// Attaches a client to inner session `session` in outer pane `pane` (a new outer session).
@@ -193,16 +207,16 @@ final class TmuxHarness {
         try runClient("new-session -s '\(name)' -x 100 -y 30 \(quoted)", pane: pane)
     }
 
-    private func runClient(_ tmuxCommand: String, pane: String) throws {
+    private func runClient(_ tmuxCommand: String, pane: String, log: String? = nil) throws {
         if started.contains(outerSocket) {
             if (try? outer("has-session", "-t", pane)) != nil {
-                try outer("respawn-pane", "-k", "-t", pane, clientCommand(tmuxCommand))
+                try outer("respawn-pane", "-k", "-t", pane, clientCommand(tmuxCommand, log: log))
             } else {
-                try outer("new-session", "-d", "-s", pane, "-x", "100", "-y", "30", clientCommand(tmuxCommand))
+                try outer("new-session", "-d", "-s", pane, "-x", "100", "-y", "30", clientCommand(tmuxCommand, log: log))
             }
         } else {
             try tmux(outerSocket, ["-f", "/dev/null", "new-session", "-d", "-s", pane, "-x", "100", "-y", "30",
-                                   clientCommand(tmuxCommand)])
+                                   clientCommand(tmuxCommand, log: log)])
             try recordServer(outerSocket)
         }
     }
