@@ -27,6 +27,8 @@ public final class AuthContext: @unchecked Sendable {
         var fallbackTitle: String? = "Use Passcode"
         var cancelTitle: String? = "Cancel"
         var remoteHost: String?
+        var biometricEnrollmentImplied = false
+        var passcodeTries = AuthContext.passcodeTriesPerEvaluation
         /// The evaluation running now, for ``invalidate()`` and ``didEnterBackground()`` to cancel.
         var running: Evaluation?
     }
@@ -89,6 +91,20 @@ public final class AuthContext: @unchecked Sendable {
     public var remoteHost: String? {
         get { state.withLock { $0.remoteHost } }
         set { state.withLock { $0.remoteHost = newValue } }
+    }
+
+    /// When true, the biometric factor needs no `touchgate enroll`: the stack alone decides (the
+    /// PAM helper's ledger, where a stack without the user's prints answers "unavailable" at once).
+    public var biometricEnrollmentImplied: Bool {
+        get { state.withLock { $0.biometricEnrollmentImplied } }
+        set { state.withLock { $0.biometricEnrollmentImplied = newValue } }
+    }
+
+    /// How many passcode answers an evaluation of this context accepts (1 to 3, default
+    /// ``passcodeTriesPerEvaluation``); the PAM helper takes 1, as its hosts ask again themselves.
+    public var passcodeTries: Int {
+        get { state.withLock { $0.passcodeTries } }
+        set { state.withLock { $0.passcodeTries = min(max(1, newValue), Self.passcodeTriesPerEvaluation) } }
     }
 
     /// An opaque value that changes whenever the biometric enrollment changes; `nil` when not enrolled.
@@ -177,6 +193,8 @@ public final class AuthContext: @unchecked Sendable {
         _ mode: EvaluationStateMachine.Mode, purpose: String, reason: String, configuration: Configuration, record: UserRecord
     ) throws {
         let settings = state.withLock { $0 }
+        var record = record
+        if settings.biometricEnrollmentImplied { record.enrolled = true }
         let prompts: any PromptSource = settings.interactionNotAllowed ? NoInteraction() : (self.prompts ?? NoInteraction())
         let evaluation = Evaluation(context: self, mode: mode, purpose: purpose, configuration: configuration, prompts: prompts)
         // Registered under the lock that invalidate() takes: an invalidation either comes first
@@ -193,7 +211,7 @@ public final class AuthContext: @unchecked Sendable {
             record: record, configuration: configuration, remoteHost: settings.remoteHost,
             biometricStackExists: mode == .passcodeOnly ? false : biometricChecker.serviceExists(configuration.biometricService),
             passcodeStackMissing: passcodeMissing, reason: reason, fallbackTitle: settings.fallbackTitle,
-            cancelTitle: settings.cancelTitle, passcodeTries: Self.passcodeTriesPerEvaluation))
+            cancelTitle: settings.cancelTitle, passcodeTries: settings.passcodeTries))
     }
 
     /// The reason the biometric factor cannot be used now, or `nil` when it can.
