@@ -59,7 +59,8 @@ public enum PAMHelper {
         context.remoteHost = remote
         // The host asks again itself (sudo's passwd_tries): one passcode answer per call.
         context.passcodeTries = 1
-        if terminal == nil { context.cancelTitle = nil }
+        // Through the host's conversation no key cancels and no empty answer is asked for.
+        if terminal == nil { (context.cancelTitle, context.fallbackTitle) = (nil, nil) }
         // The ledger needs no touchgate enrollment: the biometric stack decides whether the user
         // has a factor (pam_fprintd answers PAM_AUTHINFO_UNAVAIL at once without prints).
         context.biometricEnrollmentImplied = true
