@@ -9,14 +9,15 @@ import TouchGate
 _ = touchgate_set_dumpable(0)
 var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
 _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
-_ = touchgate_set_parent_death_signal(SIGKILL)
-// A host that died before the death signal was set: nobody is waiting for this helper.
-if getppid() == 1 { exit(70) }
 // A setuid host (sudo, su) runs the module with the caller's real ids: the helper is root
 // through and through, so the ledger's checks, which look at the real ids, see root.
 if geteuid() == 0 {
     guard setgroups(0, nil) == 0, setgid(0) == 0, setuid(0) == 0 else { exit(70) }
 }
+// Set after the ids change, which clears it.
+_ = touchgate_set_parent_death_signal(SIGKILL)
+// A host that died before the death signal was set: nobody is waiting for this helper.
+if getppid() == 1 { exit(70) }
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == BiometricWorker.command {
     exit(BiometricWorker.run(Array(arguments.dropFirst())))

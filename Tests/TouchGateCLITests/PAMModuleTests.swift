@@ -52,6 +52,29 @@ struct PAMModuleTests {
         #expect(try host.ledger("SELECT count(*) FROM audit WHERE session = 'pam:sudo ruser=alice' AND outcome = 'success'") == "1")
     }
 
+    @Test func realSuAtATerminalAsAUserAsksOnTheTerminalAndCountsForTheTarget() throws {
+        let host = try PAMHost()
+        try host.host("su")
+        let su = try host.terminal(PAMHost.asUser(["su", "-c", "id -un", PAMHost.target]))
+        try su.waitFor("Password:")
+        su.type(PAMHost.targetPassword + "\r")
+        #expect(try su.wait() == 0, "\(su.screen.debugDescription)")
+        #expect(su.screen.contains("\(PAMHost.target)\r\n"), "\(su.screen.debugDescription)")
+        #expect(!su.screen.contains(PAMHost.targetPassword))
+        #expect(su.modesAsFound)
+        // su authenticates the target: bob's try, asked by alice, on her terminal.
+        let calls = host.calls("passcode")
+        #expect(calls.count == 1 && calls[0].hasPrefix("touchgate bob ") && calls[0].contains(" /dev/pts/"), "\(calls)")
+        #expect(try host.ledger("SELECT session FROM audit WHERE user = 'bob' AND outcome = 'success'") == "pam:su ruser=alice")
+        // A wrong password: su fails, the failure is bob's in the ledger.
+        let wrong = try host.terminal(PAMHost.asUser(["su", "-c", "true", PAMHost.target]))
+        try wrong.waitFor("Password:")
+        wrong.type("not-it\r")
+        #expect(try wrong.wait() != 0)
+        #expect(wrong.modesAsFound)
+        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'bob'") == "1")
+    }
+
     @Test func fiftyParallelWrongPasswordsLetExactlyTheAllowedNumberReachPAM() throws {
         let host = try PAMHost()
         // passcode-delays' default lets 5 failures through, then waits 60 s.

@@ -14,6 +14,9 @@ final class PAMHost: @unchecked Sendable {
     static let user = "alice"
     static let uid = 4242
     static let password = "alice-password"
+    /// A second user, for `su` (which asks for the target's password).
+    static let target = "bob"
+    static let targetPassword = "bob-password"
     /// Where the namespace puts the helper (root-owned directories, as the module requires).
     static let helperPath = "/run/touchgate/touchgate-pam-helper"
 
@@ -39,10 +42,12 @@ final class PAMHost: @unchecked Sendable {
         chmod(path, 0o755)
         chmod(directory.appendingPathComponent("ledger").path, 0o700)
         try sh("cp -a /etc/pam.d '\(path)/pam.d' && cp /etc/passwd /etc/group /etc/shadow '\(path)/'")
-        let hash = try sh("openssl passwd -6 '\(Self.password)'").trimmingCharacters(in: .whitespacesAndNewlines)
-        try append("passwd", "\(Self.user):x:\(Self.uid):\(Self.uid)::/nonexistent:/bin/sh\n")
-        try append("group", "\(Self.user):x:\(Self.uid):\n")
-        try append("shadow", "\(Self.user):\(hash):19000:0:99999:7:::\n")
+        for (name, uid, password) in [(Self.user, Self.uid, Self.password), (Self.target, Self.uid + 1, Self.targetPassword)] {
+            let hash = try sh("openssl passwd -6 '\(password)'").trimmingCharacters(in: .whitespacesAndNewlines)
+            try append("passwd", "\(name):x:\(uid):\(uid)::/nonexistent:/bin/sh\n")
+            try append("group", "\(name):x:\(uid):\n")
+            try append("shadow", "\(name):\(hash):19000:0:99999:7:::\n")
+        }
         try write("sudoers", "Defaults !lecture, timestamp_timeout=0, !use_pty, passwd_timeout=0\nroot ALL=(ALL) ALL\n\(Self.user) ALL=(ALL) ALL\n",
                   mode: 0o440)
         try write("count", "#!/bin/sh\necho \"$PAM_SERVICE $PAM_USER $PAM_RUSER $PAM_TTY $PAM_RHOST\" >> '\(path)/calls-'\"$1\"\n", mode: 0o755)
