@@ -23,6 +23,8 @@ final class PAMHost: @unchecked Sendable {
     let directory: URL
     var path: String { directory.path }
     var ledgerPath: String { directory.appendingPathComponent("ledger/touchgate.sqlite").path }
+    /// A user's home inside the namespace (their passwd entry names it).
+    func home(_ user: String) -> String { path + "/home/" + user }
 
     static let harness = TestEnvironment.packageRoot.appendingPathComponent("pam/test/pam-host.bash").path
 
@@ -41,10 +43,15 @@ final class PAMHost: @unchecked Sendable {
         try manager.createDirectory(at: directory.appendingPathComponent("ledger"), withIntermediateDirectories: true)
         chmod(path, 0o755)
         chmod(directory.appendingPathComponent("ledger").path, 0o700)
-        try sh("cp -a /etc/pam.d '\(path)/pam.d' && cp /etc/passwd /etc/group /etc/shadow '\(path)/'")
+        try sh("cp -a /etc/pam.d '\(path)/pam.d' && cp -p /etc/passwd /etc/group /etc/shadow '\(path)/'")
         for (name, uid, password) in [(Self.user, Self.uid, Self.password), (Self.target, Self.uid + 1, Self.targetPassword)] {
             let hash = try sh("openssl passwd -6 '\(password)'").trimmingCharacters(in: .whitespacesAndNewlines)
-            try append("passwd", "\(name):x:\(uid):\(uid)::/nonexistent:/bin/sh\n")
+            let home = path + "/home/" + name
+            try manager.createDirectory(atPath: home, withIntermediateDirectories: true)
+            chmod(path + "/home", 0o755)
+            chmod(home, 0o700)
+            chown(home, uid_t(uid), gid_t(uid))
+            try append("passwd", "\(name):x:\(uid):\(uid)::\(home):/bin/sh\n")
             try append("group", "\(name):x:\(uid):\n")
             try append("shadow", "\(name):\(hash):19000:0:99999:7:::\n")
         }
