@@ -252,6 +252,12 @@ static int open_terminal(const char *tty, struct termios *saved) {
 }
 
 HIDDEN int authenticate(pam_handle_t *pamh, const struct options *options) {
+    // The helper's own stacks (touchgate, touchgate-biometric) may include common-auth, where
+    // pam-auth-update can put this module: there it steps aside, or each helper would run another.
+    const char *service = item(pamh, PAM_SERVICE);
+    if (service != NULL && (strcmp(service, "touchgate") == 0 || strcmp(service, "touchgate-biometric") == 0)) {
+        return PAM_IGNORE;
+    }
     if (!helper_is_trusted(options->helper, pamh)) return PAM_SYSTEM_ERR;
     const char *user = NULL;
     if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || user == NULL || user[0] == '\0') return PAM_USER_UNKNOWN;

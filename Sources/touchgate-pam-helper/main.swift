@@ -22,6 +22,10 @@ let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == BiometricWorker.command {
     exit(BiometricWorker.run(Array(arguments.dropFirst())))
 }
+if arguments.elementsEqual(["--man"]) {
+    writeAll(STDOUT_FILENO, PAMModuleManPage.roff)
+    exit(0)
+}
 guard arguments.isEmpty else { exit(64) }
 _ = fcntl(ModuleChannel.descriptor, F_SETFD, FD_CLOEXEC)
 exit(PAMHelper.run())

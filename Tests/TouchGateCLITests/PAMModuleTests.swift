@@ -105,6 +105,19 @@ struct PAMModuleTests {
         #expect(try host.ledger("SELECT session FROM audit WHERE factor = 'passcode'") == "pam:tgtest rhost=192.0.2.7")
     }
 
+    @Test func theModuleStepsAsideInTheHelpersOwnStacks() throws {
+        let host = try PAMHost()
+        // pam-auth-update would put the module into common-auth, which the passcode stack includes.
+        try host.stack("touchgate", """
+            auth [success=done ignore=ignore default=die] \(BuiltPAMModule.path) helper=\(PAMHost.helperPath)
+            auth optional pam_exec.so quiet \(host.path)/count passcode
+            auth required pam_unix.so nodelay
+            """)
+        let result = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: PAMHost.password + "\n", timeout: 20)
+        #expect(result.status == 0, "\(result)")
+        #expect(host.calls("passcode").count == 1)
+    }
+
     @Test func aHelperThatHangsIsKilledAtTheLimitAndTheModuleFailsClosed() throws {
         let host = try PAMHost()
         try host.biometricStack("pam_exec.so quiet /bin/sleep 60")
