@@ -119,6 +119,22 @@ extension FingerprintTests {
         #expect(try host.ledger("SELECT count(*) FROM audit WHERE outcome = 'biometryLockout'") == "1")
     }
 
+    @Test func aUserWithoutPrintsGoesStraightToThePasswordUncounted() throws {
+        let reader = try FingerprintReader.start()
+        let host = try readerHost(reader)
+        // bob has no prints in fprintd: pam_fprintd answers PAM_AUTHINFO_UNAVAIL at once.
+        let started = Date()
+        let result = try host.run(["pamtester", "tgtest", PAMHost.target, "authenticate"], input: PAMHost.targetPassword + "\n",
+                                  bus: reader.busSocket, timeout: 30)
+        #expect(result.status == 0, "\(result)")
+        #expect(Date().timeIntervalSince(started) < 8, "no wait for the reader")
+        #expect(host.calls("biometric").count == 1)
+        #expect(host.calls("passcode").count == 1)
+        #expect(try host.ledger("SELECT biometric_failures || ' ' || passcode_failures FROM users WHERE name = 'bob'") == "0 0")
+        #expect(try host.ledger("SELECT factor || ' ' || outcome FROM audit WHERE user = 'bob' ORDER BY id")
+            == "biometric biometryNotAvailable\npasscode success")
+    }
+
     @Test func theHostKilledMidScanLeavesTheReaderFreeAndTheTryCounted() throws {
         let reader = try FingerprintReader.start()
         let host = try readerHost(reader)

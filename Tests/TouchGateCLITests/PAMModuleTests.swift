@@ -75,6 +75,21 @@ struct PAMModuleTests {
         #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'bob'") == "1")
     }
 
+    @Test func aHostThatIsNotRootCountsInTheUsersOwnStore() throws {
+        let host = try PAMHost()
+        // pamtester run as alice: the module, and so the helper, run as alice (a screen locker's case).
+        let result = try host.run(PAMHost.asUser(["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "pamtester", "tgtest", "alice", "authenticate"]),
+                                  input: PAMHost.password + "\n")
+        #expect(result.status == 0, "\(result)")
+        let store = host.home("alice") + "/.local/state/touchgate/touchgate.sqlite"
+        let audit = try TestEnvironment.execute("/usr/bin/sqlite3", [store, "SELECT factor || ' ' || outcome || ' ' || session FROM audit"],
+                                                environment: ["PATH": "/usr/bin"])
+        #expect(audit.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "passcode success pam:tgtest", "\(audit)")
+        var info = stat()
+        #expect(stat(store, &info) == 0 && info.st_uid == uid_t(PAMHost.uid))
+        #expect(!FileManager.default.fileExists(atPath: host.ledgerPath), "the ledger is only a root host's")
+    }
+
     @Test func fiftyParallelWrongPasswordsLetExactlyTheAllowedNumberReachPAM() throws {
         let host = try PAMHost()
         // passcode-delays' default lets 5 failures through, then waits 60 s.
