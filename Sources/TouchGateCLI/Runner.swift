@@ -81,7 +81,7 @@ package struct Runner {
         get throws {
             if invocation.system { return PAMHostRequest.systemStorePath }
             if let path = invocation.storePath ?? environment["TOUCHGATE_STORE"], !path.isEmpty { return path }
-            if let path = try storeOfUserForRoot() { return path }
+            if let path = storeOfUserForRoot() { return path }
             guard let path = Store.defaultPath() else {
                 throw StoreError(path: "(none)", reason: .unavailable, detail: "no HOME or XDG_STATE_HOME to put the store in")
             }

@@ -14,7 +14,8 @@ public enum PAMModuleManPage {
             + "KDE do, one per factor."),
         ("factor=passcode", nil, "Only the passcode (the touchgate stack, the account password by default)."),
         ("timeout=", "SECONDS", "How long the helper may take, 1 to 3600 (default 180), not counting the time the host's "
-            + "conversation waits for an answer. A helper past it is killed and reaped: PAM_AUTH_ERR."),
+            + "conversation waits for an answer (at a terminal the helper asks itself: there the limit is the whole "
+            + "evaluation's). A helper past it is killed and reaped: PAM_AUTH_ERR."),
     ]
 
     static let date = "2026-12-01"
