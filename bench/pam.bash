@@ -16,6 +16,8 @@
 #      it) through pam_touchgate.so (a fresh ledger each round; passcode-delays' default lets 5
 #      failures through) against pam_faillock deny=5 (preauth / authfail / authsucc around the
 #      same pam_unix check), BENCH_PAM_ROUNDS rounds (default 3) each.
+#   3. with fprintd installed: a good scan (libfprint's virtual device) to pamtester's exit through
+#      pam_touchgate.so factor=biometric against pam_fprintd alone, BENCH_PAM_SCANS (default 10) each.
 # TOUCHGATE_BIN=DIR measures the helper and module in DIR instead of building them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -124,12 +126,77 @@ INSIDE
 results=$(bash "$root/pam/test/pam-host.bash" "$work" bash "$work/inside.bash" "$work" "$sudo_runs" "$rounds")
 ms() { awk -v ns="$1" 'BEGIN { printf "%.2f ms", ns / 1000000 }'; }
 rows=()
+
+# 3. Scan to exit: fprintd with libfprint's virtual device on a private system bus (outside the
+# namespace; its socket bind-mounted at /run/dbus/system_bus_socket inside), the finger `good`
+# enrolled for alice; pamtester waits for the reader, the scan is sent once the reader's line is
+# out, and the time runs from the scan to pamtester's exit: through pam_touchgate.so (the helper's
+# touchgate-biometric stack = pam_fprintd max-tries=1) against pam_fprintd alone as the stack.
+scan_row=
+if command -v fprintd-enroll >/dev/null && [ -x /usr/libexec/fprintd ] && command -v socat >/dev/null; then
+    fp=$work/fp
+    mkdir -p "$fp/state"
+    cat > "$fp/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>system</type><listen>unix:path=$fp/bus</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/></policy></busconfig>
+CONF
+    export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$fp/bus
+    pids=()
+    dbus-daemon --config-file="$fp/bus.conf" --nofork & pids+=($!)
+    trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
+    for _ in $(seq 100); do [ -S "$fp/bus" ] && break; sleep 0.05; done
+    /usr/bin/python3 -m dbusmock --system --template polkitd > "$fp/polkit.log" 2>&1 & pids+=($!)
+    for _ in $(seq 100); do
+        gdbus call --system -d org.freedesktop.PolicyKit1 -o /org/freedesktop/PolicyKit1/Authority \
+            -m org.freedesktop.DBus.Mock.AllowUnknown true >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    FP_DRIVERS_WHITELIST=virtual_device FP_VIRTUAL_DEVICE=$fp/vd.sock STATE_DIRECTORY=$fp/state \
+        /usr/libexec/fprintd -t > "$fp/fprintd.log" 2>&1 & pids+=($!)
+    for _ in $(seq 100); do
+        gdbus call --system -d net.reactivated.Fprint -o /net/reactivated/Fprint/Manager \
+            -m net.reactivated.Fprint.Manager.GetDevices >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    send() { for _ in $(seq 400); do printf '%s' "$1" | socat - UNIX-CONNECT:"$fp/vd.sock" 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+    fprintd-enroll -f right-index-finger alice > "$fp/enroll.log" 2>&1 & enroll=$!
+    for _ in 1 2 3 4 5; do send "SCAN good"; sleep 0.7; done
+    wait "$enroll"
+    printf 'auth optional pam_exec.so quiet %s/count\nauth [success=done default=die] pam_fprintd.so max-tries=1 timeout=10\nauth requisite pam_deny.so\n' "$work" \
+        > "$work/pam.d/touchgate-biometric"
+    printf 'auth required pam_fprintd.so max-tries=1 timeout=10\naccount required pam_permit.so\n' > "$work/pam.d/fprintdbench"
+    printf 'auth required %s helper=%s factor=biometric\naccount required pam_permit.so\n' "$module" "$helper" > "$work/pam.d/tgfpbench"
+    scan_once() { # scan_once SERVICE: ns from the scan to pamtester's exit
+        local out=$work/scan.out start end job
+        : > "$out"
+        BUS_SOCKET=$fp/bus bash "$root/pam/test/pam-host.bash" "$work" stdbuf -o0 pamtester "$1" alice authenticate > "$out" 2>&1 < /dev/null &
+        job=$!
+        for _ in $(seq 400); do grep -q "Swipe your" "$out" && break; sleep 0.01; done
+        start=$(date +%s%N)
+        send "SCAN good"
+        wait "$job" || { echo "bench/pam.bash: $1 did not unlock: $(cat "$out")" >&2; exit 1; }
+        end=$(date +%s%N)
+        echo $((end - start))
+        sleep 0.3
+    }
+    : > "$work/s-touchgate"; : > "$work/s-fprintd"
+    for _ in $(seq "${BENCH_PAM_SCANS:-10}"); do
+        scan_once tgfpbench >> "$work/s-touchgate"
+        scan_once fprintdbench >> "$work/s-fprintd"
+    done
+    median() { sort -g "$1" | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+    a=$(median "$work/s-touchgate"); b=$(median "$work/s-fprintd")
+    scan_row="| a good scan to pamtester's exit through pam_touchgate.so factor=biometric (median of ${BENCH_PAM_SCANS:-10}, alternating) | $(ms "$a") | pam_fprintd.so max-tries=1 alone as the stack: $(ms "$b") | **$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }')×** |"
+    kill "${pids[@]}" 2>/dev/null || true
+fi
 read -r _ ours theirs <<<"$(grep '^sudo ' <<<"$results")"
 ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.2f", a / b }')
 rows+=("| real \`sudo -S -k true\` as a user, right password, /etc/pam.d/sudo = pam_touchgate.so (helper, ledger, pam_unix) (median of $sudo_runs, alternating) | $(ms "$ours") | the same sudo, /etc/pam.d/sudo = pam_unix.so alone: $(ms "$theirs") | **${ratio}×** |")
 while read -r _ n ours theirs; do
     rows+=("| N = $n wrong passwords at once through pamtester, calls that reached pam_unix ($rounds rounds) | **$ours** (passcode-delays: 5 free) | pam_faillock deny=5 around the same pam_unix: **$theirs** | exactly 5 |")
 done < <(grep '^parallel ' <<<"$results")
+[ -z "$scan_row" ] || rows+=("$scan_row")
 table=$(printf '| benchmark | pam_touchgate | peer, same run | ratio or target |\n| --- | --- | --- | --- |\n'; printf '%s\n' "${rows[@]}")
 echo "$table"
 if [ "$publish" = 1 ]; then
