@@ -7,7 +7,7 @@
 #   DIR/pam.d                  over /etc/pam.d (the test's copy, with its stacks)
 #   DIR/passwd, group, shadow, sudoers   over the files of /etc, each when it exists
 #   DIR/ledger                 over /var/lib/touchgate (on an overlay of /var/lib whose changes
-#                              live in a tmpfs: the machine's /var/lib is never written)
+#                              live in the private /run: the machine's /var/lib is never written)
 #   DIR/touchgate-pam-helper   copied to /run/touchgate/touchgate-pam-helper (root-owned, 0755,
 #                              in root-owned directories, as the module requires); /run is a
 #                              private tmpfs
@@ -36,15 +36,12 @@ if [ -n "${BUS_SOCKET:-}" ]; then
     mount --bind "$BUS_SOCKET" /run/dbus/system_bus_socket
 fi
 unset BUS_SOCKET
-overlay=$(mktemp -d /tmp/touchgate-var-lib.XXXXXX)
-mount -t tmpfs -o mode=700 tmpfs "$overlay"
-mkdir "$overlay/upper" "$overlay/work"
-mount -t overlay overlay -o "lowerdir=/var/lib,upperdir=$overlay/upper,workdir=$overlay/work" /var/lib
+# The overlay's changes live in the private /run, so nothing of it outlives the namespace.
+mkdir -m 700 /run/.var-lib
+mkdir /run/.var-lib/upper /run/.var-lib/work
+mount -t overlay overlay -o "lowerdir=/var/lib,upperdir=/run/.var-lib/upper,workdir=/run/.var-lib/work" /var/lib
 [ -d /var/lib/touchgate ] || mkdir -m 755 /var/lib/touchgate
 if [ -d "$dir/ledger" ]; then mount --bind "$dir/ledger" /var/lib/touchgate; fi
 status=0
 "$@" || status=$?
-umount -l /var/lib 2>/dev/null || true
-umount -l "$overlay" 2>/dev/null || true
-rmdir "$overlay" 2>/dev/null || true
 exit "$status"
