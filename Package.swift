@@ -37,6 +37,9 @@ let package = Package(
         .executable(name: "touchgate", targets: ["touchgate"]),
         // `touchgate watch` runs this (installed in PREFIX/libexec/touchgate/): only it loads libdbus-1.
         .executable(name: "touchgate-watch", targets: ["touchgate-watch"]),
+        // The PAM module's helper. The module itself, pam_touchgate.so, is C compiled by
+        // PAMModule/build (not by swiftc, which links a Swift image constructor into everything).
+        .executable(name: "touchgate-pam-helper", targets: ["touchgate-pam-helper"]),
     ],
     targets: [
         .systemLibrary(name: "CPAM", path: "Sources/CPAM"),
@@ -84,6 +87,16 @@ let package = Package(
             path: "Sources/touchgate-watch",
             linkerSettings: [.unsafeFlags(executableLinkerFlags)]
         ),
+        // The module's helper (installed in PREFIX/libexec/touchgate/): the evaluation, the
+        // ledger and the terminal, in a process of its own.
+        .executableTarget(
+            name: "touchgate-pam-helper",
+            dependencies: ["TouchGate", "CProcessControl"],
+            path: "Sources/touchgate-pam-helper",
+            linkerSettings: [.unsafeFlags(executableLinkerFlags)]
+        ),
+        // Compiles PAMModule/pam_touchgate.c into the test build (scripts/build does the release).
+        .plugin(name: "BuildPAMModule", capability: .buildTool(), path: "Plugins/BuildPAMModule"),
         // What both test targets share (a seeded generator); not part of any product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TouchGateTests", dependencies: ["TouchGate", "TestSupport"], path: "Tests/TouchGateTests"),
@@ -92,6 +105,6 @@ let package = Package(
         .testTarget(name: "ExampleTests", dependencies: ["TouchGate", "TouchGateTesting"], path: "examples/swift"),
         .testTarget(
             name: "TouchGateCLITests", dependencies: ["TouchGateCLI", "TouchGate", "TouchGateTesting", "TestSupport"],
-            path: "Tests/TouchGateCLITests"),
+            path: "Tests/TouchGateCLITests", plugins: ["BuildPAMModule"]),
     ]
 )

@@ -48,7 +48,7 @@ _touchgate() {
         fi
     fi
     if [[ $cur == -* ]]; then
-        local options="--store --store-id --user --json -S --stdin --pam-confdir -h --help --version"
+        local options="--store --store-id --system --user --json -S --stdin --pam-confdir -h --help --version"
         case $key in
             "enable") options+=" --reason --no-interaction --session" ;;
             "disable") options+=" --reason --no-interaction --session" ;;

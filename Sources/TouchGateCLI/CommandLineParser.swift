@@ -162,6 +162,10 @@ public enum CommandLineParser {
         invocation.storePath = line.value(.store)
         invocation.user = line.value(.user)
         invocation.storeID = line.value(.storeID)
+        invocation.system = line.has(.system)
+        if invocation.system, line.value(.store) != nil || line.value(.storeID) != nil {
+            throw UsageError("option '--system' does not go with '--store' or '--store-id'")
+        }
         invocation.json = line.has(.json)
         invocation.answersFromStandardInput = line.has(.stdin)
         invocation.pamConfigurationDirectory = line.value(.pamConfdir)

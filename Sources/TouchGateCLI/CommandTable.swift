@@ -8,7 +8,7 @@ import TouchGate
 /// added here is parsed, documented and completed.
 public enum CommandTable {
     /// The options every command accepts, before or after the command.
-    public static let globalOptions: [OptionSpec] = [.store, .storeID, .user, .json, .stdin, .pamConfdir, .help, .version]
+    public static let globalOptions: [OptionSpec] = [.store, .storeID, .system, .user, .json, .stdin, .pamConfdir, .help, .version]
 
     /// The shells `shell-init` and `completions` write code for.
     public static let shells = ["bash", "zsh"]

@@ -8,6 +8,8 @@ public struct Invocation: Equatable, Sendable {
     public var user: String?
     /// `--store-id ID`: the store must exist and have this id (the generated snippets pass it).
     public var storeID: String?
+    /// `--system`: the system ledger (``PAMHostRequest/systemStorePath``) instead of a user store.
+    public var system = false
     /// `--json`: one JSON object on standard output.
     public var json = false
     /// `-S` / `--stdin`: each answer is one line of standard input.

@@ -97,11 +97,13 @@ extension Runner {
 
     /// `reset`: clears lockout and throttling; root needs no passcode.
     func reset(_ options: EvaluationOptions) throws -> ExitCode {
+        // Before the store is opened: root acting on a user's store becomes that user to open it.
+        let root = geteuid() == 0
         let store = try openStore()
         let name = try user
         let session = options.session ?? defaultSessionID()
         var error: AuthError?
-        if geteuid() != 0 {
+        if !root {
             let context = try makeContext(store: store, session: session, options: options)
             error = try attempt {
                 try context.verifyPasscode(purpose: "reset", reason: options.reason ?? "reset the lockout counters")

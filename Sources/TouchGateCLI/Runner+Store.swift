@@ -6,7 +6,9 @@ extension Runner {
     /// When this process made it while the session's integration reads a store, it says so on
     /// standard error (``newStoreNotice(_:)``).
     package func openStore() throws -> Store {
-        let store = try Store(path: try storePath, expectedID: invocation.storeID)
+        let path = try storePath
+        try actAsTheUserWhoseStoreThisIs(path)
+        let store = try Store(path: path, expectedID: invocation.storeID)
         if let notice = newStoreNotice(store) { printError(notice) }
         return store
     }

@@ -38,6 +38,7 @@ package struct Runner {
     }
 
     private mutating func dispatch() throws -> ExitCode {
+        try checkSystemStoreCommand()
         switch invocation.command {
         case .help(let topic):
             return try help(topic)
@@ -83,7 +84,9 @@ package struct Runner {
     /// The store path: `--store`, then `TOUCHGATE_STORE`, then the XDG default.
     var storePath: String {
         get throws {
+            if invocation.system { return PAMHostRequest.systemStorePath }
             if let path = invocation.storePath ?? environment["TOUCHGATE_STORE"], !path.isEmpty { return path }
+            if let path = storeOfUserForRoot() { return path }
             guard let path = Store.defaultPath() else {
                 throw StoreError(path: "(none)", reason: .unavailable, detail: "no HOME or XDG_STATE_HOME to put the store in")
             }

@@ -26,7 +26,10 @@ public final class SimulatedFingerprintSensor: @unchecked Sendable {
     /// The virtual device's socket (``send(_:timeout:)``).
     public var socketPath: String { directory + "/vd.sock" }
     /// `DBUS_SYSTEM_BUS_ADDRESS` for a process that talks to this fprintd.
-    public var busAddress: String { "unix:path=\(directory)/bus" }
+    public var busAddress: String { "unix:path=\(busSocket)" }
+    /// The private system bus's socket, for a test that bind-mounts it where a client expects
+    /// the system bus (a helper with a cleared environment looks at the standard path).
+    public var busSocket: String { directory + "/bus" }
     /// The bus, the polkit mock and fprintd, while they run (for a cleanup at exit).
     public private(set) var processes: [pid_t] = []
     private var fprintdPID: pid_t?

@@ -27,6 +27,8 @@ public final class AuthContext: @unchecked Sendable {
         var fallbackTitle: String? = "Use Passcode"
         var cancelTitle: String? = "Cancel"
         var remoteHost: String?
+        var biometricEnrollmentImplied = false
+        var passcodeTriesLimit: Int?
         /// The evaluation running now, for ``invalidate()`` and ``didEnterBackground()`` to cancel.
         var running: Evaluation?
     }
@@ -87,6 +89,21 @@ public final class AuthContext: @unchecked Sendable {
     public var remoteHost: String? {
         get { state.withLock { $0.remoteHost } }
         set { state.withLock { $0.remoteHost = newValue } }
+    }
+
+    /// When true, the biometric factor needs no `touchgate enroll`: the stack alone decides (the
+    /// PAM helper's ledger, where a stack without the user's prints answers "unavailable" at once).
+    public var biometricEnrollmentImplied: Bool {
+        get { state.withLock { $0.biometricEnrollmentImplied } }
+        set { state.withLock { $0.biometricEnrollmentImplied = newValue } }
+    }
+
+    /// At most how many passcode answers an evaluation of this context accepts, below the user's
+    /// `passcode-tries-per-evaluation` (`nil`: that setting alone); the PAM helper takes 1, as
+    /// its hosts ask again themselves.
+    public var passcodeTriesLimit: Int? {
+        get { state.withLock { $0.passcodeTriesLimit } }
+        set { state.withLock { $0.passcodeTriesLimit = newValue.map { max(1, $0) } } }
     }
 
     /// An opaque value that changes whenever the biometric enrollment changes; `nil` when not enrolled.
@@ -187,6 +204,8 @@ public final class AuthContext: @unchecked Sendable {
         _ mode: EvaluationStateMachine.Mode, purpose: String, reason: String, configuration: Configuration, record: UserRecord
     ) throws(AuthError) {
         let settings = state.withLock { $0 }
+        var record = record
+        if settings.biometricEnrollmentImplied { record.enrolled = true }
         let prompts: any PromptSource = settings.interactionNotAllowed ? NoInteraction() : (self.prompts ?? NoInteraction())
         let evaluation = Evaluation(context: self, mode: mode, purpose: purpose, configuration: configuration, prompts: prompts)
         // Registered under the lock that invalidate() takes: an invalidation either comes first
@@ -203,7 +222,8 @@ public final class AuthContext: @unchecked Sendable {
             record: record, configuration: configuration, remoteHost: settings.remoteHost,
             biometricStackExists: mode == .passcodeOnly ? false : biometricChecker.serviceExists(configuration.biometricService),
             passcodeStackMissing: passcodeMissing, reason: reason, fallbackTitle: settings.fallbackTitle,
-            cancelTitle: settings.cancelTitle, passcodeTries: configuration.passcodeTriesPerEvaluation))
+            cancelTitle: settings.cancelTitle,
+            passcodeTries: min(configuration.passcodeTriesPerEvaluation, settings.passcodeTriesLimit ?? .max)))
     }
 
     /// The reason the biometric factor cannot be used now, or `nil` when it can.

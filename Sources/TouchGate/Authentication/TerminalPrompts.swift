@@ -27,11 +27,12 @@ public final class TerminalPrompts: PromptSource {
     /// ``line`` holds a passcode typed while a biometric stack waited: the next prompt's answer.
     private var typedDuringWait = false
 
-    /// Opens the controlling terminal, or returns `nil` when the process has none.
+    /// Opens the controlling terminal (or the terminal at `path`: the PAM helper, which has no
+    /// controlling terminal, opens the host's `PAM_TTY`), or returns `nil` when there is none.
     ///
     /// The corresponding C function is `open("/dev/tty")`.
-    public init?() {
-        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    public init?(path: String = "/dev/tty") {
+        let descriptor = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {

@@ -39,6 +39,8 @@ final class FingerprintReader: @unchecked Sendable {
     let sensor: SimulatedFingerprintSensor
     /// `DBUS_SYSTEM_BUS_ADDRESS` for processes that talk to this fprintd.
     var busAddress: String { sensor.busAddress }
+    /// The private system bus's socket (``SimulatedFingerprintSensor/busSocket``).
+    var busSocket: String { sensor.busSocket }
     private let lock = NSLock()
 
     private init() throws {

@@ -1,0 +1,93 @@
+import Glibc
+
+/// The helper's side of the socket pair with `pam_touchgate.so`, in frames: a kind byte, a
+/// two-byte big-endian length, then at most ``maximumPayload`` bytes (`PAMModule/pam_touchgate.h`
+/// is the module's copy of this protocol).
+///
+/// From the module: ``Kind/start`` (the PAM items), ``Kind/answer`` and ``Kind/noAnswer`` (the
+/// host's conversation). To the module: the prompts and lines to run through the host's
+/// conversation and, last, ``Kind/outcome`` (the evaluation's `LAError` code). Anything else,
+/// or a length out of range, ends the exchange: both sides fail closed.
+public struct ModuleChannel {
+    public enum Kind: UInt8 {
+        case start = 0x53 // S
+        case answer = 0x41 // A
+        case noAnswer = 0x4E // N
+        case promptEchoOff = 0x50 // P
+        case promptEchoOn = 0x51 // Q
+        case info = 0x49 // I
+        case error = 0x45 // E
+        case outcome = 0x4F // O
+    }
+
+    /// The largest payload either side sends or accepts (PAM's messages and answers are smaller).
+    public static let maximumPayload = 1024
+
+    /// The descriptor the module hands the helper the socket on.
+    public static let descriptor: Int32 = 3
+
+    public let descriptor: Int32
+
+    public init(descriptor: Int32 = ModuleChannel.descriptor) {
+        self.descriptor = descriptor
+    }
+
+    /// Sends one frame (a payload too long is cut to ``maximumPayload``); false when the module is gone.
+    @discardableResult
+    public func send(_ kind: Kind, _ payload: [UInt8] = []) -> Bool {
+        let count = min(payload.count, Self.maximumPayload)
+        var frame: [UInt8] = [kind.rawValue, UInt8(count >> 8), UInt8(count & 0xFF)]
+        frame += payload.prefix(count)
+        defer { wipe(&frame) }
+        var offset = 0
+        while offset < frame.count {
+            let sent = frame.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0, errno == EINTR { continue }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Sends `text` as a message frame, cut to whole characters within the payload limit.
+    @discardableResult
+    func send(_ kind: Kind, text: String) -> Bool {
+        var bytes = Array(text.utf8)
+        if bytes.count > Self.maximumPayload {
+            bytes = Array(bytes.prefix(Self.maximumPayload))
+            while let last = bytes.last, last & 0xC0 == 0x80 { bytes.removeLast() }
+            if let last = bytes.last, last >= 0xC0 { bytes.removeLast() }
+        }
+        return send(kind, bytes)
+    }
+
+    /// Reads one whole frame; `nil` at end of stream, on an error, an unknown kind or a length out
+    /// of range. The caller wipes a payload that may hold a secret.
+    public func receive() -> (kind: Kind, payload: [UInt8])? {
+        var header = [UInt8](repeating: 0, count: 3)
+        guard receiveAll(&header) else { return nil }
+        let count = Int(header[1]) << 8 | Int(header[2])
+        guard let kind = Kind(rawValue: header[0]), count <= Self.maximumPayload else { return nil }
+        var payload = [UInt8](repeating: 0, count: count)
+        payload.withUnsafeBytes { if let base = $0.baseAddress, $0.count > 0 { _ = mlock(base, $0.count) } }
+        guard receiveAll(&payload) else {
+            wipe(&payload)
+            return nil
+        }
+        return (kind, payload)
+    }
+
+    private func receiveAll(_ buffer: inout [UInt8]) -> Bool {
+        var offset = 0
+        let total = buffer.count
+        while offset < total {
+            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + offset, total - offset) }
+            if got < 0, errno == EINTR { continue }
+            if got <= 0 { return false }
+            offset += got
+        }
+        return true
+    }
+}

@@ -1,0 +1,112 @@
+import Glibc
+
+/// What `pam_touchgate.so` hands the helper: the host's PAM items and the module's `factor=`
+/// option, read strictly from the start frame, and what follows from them (the flow, the store).
+///
+/// Pure apart from ``terminalIsLocal`` and ``openTerminal()``: the decisions are here once, the
+/// helper only performs them.
+public struct PAMHostRequest: Equatable, Sendable {
+    /// Which factor the module's `factor=` option asks for (empty: device owner, both).
+    public enum Factor: String, Sendable { case both = "", biometric, passcode }
+
+    public var user: String
+    public var requestingUser: String
+    public var service: String
+    public var terminal: String
+    public var remoteHost: String
+    public var factor: Factor
+
+    /// A start frame that is not exactly six length-prefixed items, or whose user or factor is not valid.
+    public struct Malformed: Error, Equatable, Sendable {
+        public let reason: String
+    }
+
+    /// The frame's items in the module's order: user, ruser, service, tty, rhost, factor.
+    public init(startFrame payload: [UInt8]) throws(Malformed) {
+        var items: [String] = []
+        var offset = 0
+        while offset < payload.count {
+            guard payload.count - offset >= 2 else { throw Malformed(reason: "a cut length") }
+            let length = Int(payload[offset]) << 8 | Int(payload[offset + 1])
+            offset += 2
+            guard length <= 255, payload.count - offset >= length else { throw Malformed(reason: "an item past the frame") }
+            let bytes = payload[offset..<offset + length]
+            guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else {
+                throw Malformed(reason: "an item that is not text")
+            }
+            items.append(text)
+            offset += length
+        }
+        guard items.count == 6 else { throw Malformed(reason: "\(items.count) items, not 6") }
+        guard !items[0].isEmpty, TerminalText.isPrintable(items[0]),
+              !items[0].unicodeScalars.contains(where: { $0 == ":" || $0 == "/" }) else {
+            throw Malformed(reason: "an invalid user name")
+        }
+        guard let factor = Factor(rawValue: items[5]) else { throw Malformed(reason: "an unknown factor") }
+        (user, requestingUser, service, terminal, remoteHost) = (items[0], items[1], items[2], items[3], items[4])
+        self.factor = factor
+    }
+
+    /// The system ledger: where a helper run by a root host (sudo, su, login) counts.
+    public static let systemStorePath = "/var/lib/touchgate/touchgate.sqlite"
+
+    /// The store to count in: the system ledger when the host runs as root, else the user's own
+    /// store (a lock screen running as the user), with the user store's threat model.
+    public static func storePath(effectiveUser: uid_t = geteuid()) -> String? {
+        effectiveUser == 0 ? systemStorePath : Store.defaultPath()
+    }
+
+    /// The terminal device `PAM_TTY` names (`/dev/pts/3`, `pts/3`, `tty1`), or `nil` for an X
+    /// display (`:0`), a service name (`ssh`) or nothing.
+    public var terminalPath: String? {
+        guard !terminal.isEmpty, !terminal.contains(":"), !terminal.contains("..") else { return nil }
+        if terminal.hasPrefix("/dev/") { return terminal }
+        return terminal.hasPrefix("/") ? nil : "/dev/" + terminal
+    }
+
+    /// The remote host the biometric factor is refused for: `PAM_RHOST` when set, else the host
+    /// of a login record (utmp) for the terminal (an SSH session on it); `nil` for a local host.
+    public var remote: String? {
+        if !remoteHost.isEmpty { return remoteHost }
+        return terminalPath.flatMap(Self.loginHost(onTerminal:))
+    }
+
+    /// The host of a login session recorded on `path` (`ut_host` of its `USER_PROCESS` entry),
+    /// when it is not a local display.
+    ///
+    /// The corresponding C functions are `setutxent`, `getutxent` and `endutxent`.
+    static func loginHost(onTerminal path: String) -> String? {
+        let line = String(path.dropFirst("/dev/".count))
+        setutxent()
+        defer { endutxent() }
+        while let entry = getutxent() {
+            guard entry.pointee.ut_type == USER_PROCESS else { continue }
+            let (entryLine, host) = withUnsafeBytes(of: entry.pointee.ut_line) { lineBytes in
+                withUnsafeBytes(of: entry.pointee.ut_host) { hostBytes in
+                    (String(decoding: lineBytes.prefix(while: { $0 != 0 }), as: UTF8.self),
+                     String(decoding: hostBytes.prefix(while: { $0 != 0 }), as: UTF8.self))
+                }
+            }
+            if entryLine == line, !host.isEmpty, !host.hasPrefix(":") { return host }
+        }
+        return nil
+    }
+
+    /// Opens the terminal for the terminal flow: a character device that is a terminal, not a
+    /// symbolic link; `nil` otherwise (the flow goes through the host's conversation).
+    ///
+    /// The corresponding C functions are `lstat`, `open` and `isatty`.
+    public func openTerminal() -> TerminalPrompts? {
+        guard let path = terminalPath else { return nil }
+        var information = stat()
+        guard lstat(path, &information) == 0, information.st_mode & S_IFMT == S_IFCHR else { return nil }
+        guard let prompts = TerminalPrompts(path: path), isatty(prompts.fileDescriptor) == 1 else { return nil }
+        return prompts
+    }
+
+    /// The session the audit log names each try with: the PAM service and who asked.
+    public var auditSession: String {
+        "pam:\(service)" + (requestingUser.isEmpty ? "" : " ruser=\(requestingUser)")
+            + (remote.map { " rhost=\($0)" } ?? "")
+    }
+}
