@@ -41,6 +41,10 @@ extension Runner {
         let store = try openStore()
         let name = try user
         let record = try apply(event, session: id, store: store, user: name)
+        // A `touchgate shell` holding the session looks at it now (it covers its terminal when
+        // the session is locked), before this command ends.
+        let owners = (try? store.shellOwners(session: id))?.map(\.owner).filter { $0.pid != getpid() } ?? []
+        if !owners.isEmpty { _ = OwnerChannel.lock(owners, timeout: 3) }
         emit(.object([
             ("session", .string(id)), ("event", .string(event.rawValue)),
             ("state", .string(record.lifecycle.state.rawValue)), ("locked", .bool(record.lifecycle.locked)),

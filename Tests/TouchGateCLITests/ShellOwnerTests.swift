@@ -1,0 +1,268 @@
+import Foundation
+import Testing
+
+/// `touchgate shell` (the terminal owner) in a real pseudo-terminal with real programs (bash,
+/// zsh, fish, dash, vim), typed at as a person at the keyboard would, against real PAM and a
+/// real store: a locked session runs nothing typed at it, by any key or line-editor feature,
+/// shows nothing its program writes, and comes back as it is after the unlock.
+@Suite(.serialized) struct ShellOwnerTests {
+    static let finger = "alice-finger"
+    static let gateTitle = "touchgate: this session is locked"
+    static let shells = ["bash", "zsh", "fish", "dash"]
+
+    /// A world with the lock on and alice enrolled, lockouts relaxed (the tests type many answers).
+    static func lockedWorld(_ settings: [(String, String)] = []) throws -> TestEnvironment {
+        let world = try TestEnvironment()
+        try world.gateRelaxLockout()
+        for (key, value) in settings { try world.setConfig(key, value) }
+        try world.enableAndEnroll()
+        return world
+    }
+
+    static func waitForGate(_ owner: OwnerHarness) throws {
+        try owner.waitForScreen(containing: gateTitle)
+        try owner.waitForScreen(containing: "Password:")
+    }
+
+    static func unlock(_ owner: OwnerHarness) throws {
+        try waitForGate(owner)
+        try owner.typeLine(finger)
+        try gateEventually("the gate gone") { try !owner.screen().contains(gateTitle) }
+    }
+
+    static func markPath(_ world: TestEnvironment, _ name: String) -> String {
+        world.directory.appendingPathComponent(name).path
+    }
+
+    static func exists(_ world: TestEnvironment, _ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: markPath(world, name))
+    }
+
+    /// Locks the owner's session from outside, as a lifecycle event does; returns once the
+    /// owner answered (the event waits for its acknowledgement).
+    static func lock(_ world: TestEnvironment, _ session: String) throws {
+        try world.gateEvents(["will-resign-active", "did-enter-background"], session: session)
+    }
+
+    // MARK: - A new session asks before the program starts; the exit status is the program's
+
+    @Test(arguments: shells)
+    func aNewSessionAsksBeforeTheShellStartsAndTheExitStatusIsTheShells(shell name: String) throws {
+        let world = try Self.lockedWorld()
+        let owner = try OwnerHarness(world: world, shell: name)
+        defer { owner.shutdown() }
+        try owner.start()
+        try Self.waitForGate(owner)
+        let (session, _) = try owner.owner()
+        #expect(try owner.screen().contains("session: \(session)"))
+        // Nothing of the shell runs before the unlock: not even its prompt.
+        #expect(!(try owner.screen().contains(OwnerHarness.prompt)))
+        try Self.unlock(owner)
+        try owner.waitForPrompt()
+        #expect(try world.gateSessionStatus(session)?.locked == false)
+        let mark = Self.markPath(world, "ran-\(name)")
+        try owner.typeLine("echo yes > '\(mark)'")
+        try gateEventually("the command to run") { Self.exists(world, "ran-\(name)") }
+        try owner.waitForPrompt()
+        try owner.typeLine("exit 7")
+        #expect(try owner.exitStatus() == 7)
+        // The owner's row is gone and its session ended.
+        #expect(try world.sqlite("SELECT count(*) FROM shell_owners") == "0")
+        #expect(try world.gateSessionStatus(session)?.state == "notRunning")
+    }
+
+    // MARK: - A locked session runs nothing, by any key
+
+    /// Every key and line-editor trick that ran code at a locked prompt under the shell hooks
+    /// (issue 19): with the owner they all go to the gate, and after the unlock none has run.
+    @Test(arguments: ["bash", "zsh"])
+    func noKeyAtALockedSessionRunsAnything(shell name: String) throws {
+        let world = try Self.lockedWorld()
+        let owner = try OwnerHarness(world: world, shell: name)
+        defer { owner.shutdown() }
+        try owner.start()
+        try Self.unlock(owner)
+        try owner.waitForPrompt()
+        let (session, _) = try owner.owner()
+        try Self.lock(world, session)
+        try Self.waitForGate(owner)
+        let mark = { (word: String) in "echo \(word) >> '\(Self.markPath(world, "ran"))'" }
+        // M-C-e (readline's shell-expand-line) on a command substitution; Tab expansion of one.
+        try owner.type("echo $(\(mark("EXPAND")))")
+        try owner.keys("M-C-e")
+        try owner.keys("Tab")
+        try owner.keys("C-u")
+        // A subshell with a whole interactive bash, typed as a line.
+        try owner.typeLine("(bash --norc -i -c '\(mark("SUBSHELL"))')")
+        // A bracketed paste of a command line.
+        try owner.keys("Escape", "[", "2", "0", "0", "~")
+        try owner.type(mark("PASTE") + "\r")
+        try owner.keys("Escape", "[", "2", "0", "1", "~")
+        // The signal keys, then a line.
+        try owner.keys("C-c", "C-z", "C-\\")
+        try owner.typeLine(mark("AFTER-SIGNALS"))
+        // The gate is still there, the session still locked, and nothing ran.
+        try Self.waitForGate(owner)
+        #expect(try world.gateSessionStatus(session)?.locked == true)
+        #expect(!Self.exists(world, "ran"))
+        try owner.typeLine(Self.finger)
+        try owner.waitForPrompt()
+        // After the unlock the shell got none of those keys: its line is empty, and Enter runs nothing.
+        try owner.keys("Enter")
+        try owner.waitForPrompt()
+        let screen = try owner.screen()
+        #expect(!Self.exists(world, "ran"), "\(screen)")
+    }
+
+    // MARK: - Output while locked never reaches the terminal; the screen comes back
+
+    @Test func outputWrittenWhileLockedNeverReachesTheTerminalAndIsDrawnBackAfterTheUnlock() throws {
+        let world = try Self.lockedWorld()
+        let owner = try OwnerHarness(world: world, shell: "bash")
+        defer { owner.shutdown() }
+        try owner.start()
+        try Self.unlock(owner)
+        try owner.waitForPrompt()
+        let (session, _) = try owner.owner()
+        let go = Self.markPath(world, "go")
+        // Waits for the test's signal, then writes a line computed inside (it is not in what was typed).
+        try owner.typeLine("while [ ! -e '\(go)' ]; do sleep 0.05; done; echo SECRET-$((6*7))")
+        try Self.lock(world, session)
+        try Self.waitForGate(owner)
+        let before = owner.rawOutput().count
+        _ = FileManager.default.createFile(atPath: go, contents: Data())
+        // The program wrote it (its prompt came back, in the screen model): give it the time to.
+        Thread.sleep(forTimeInterval: 0.5)
+        let raw = String(decoding: owner.rawOutput(), as: UTF8.self)
+        #expect(!raw.contains("SECRET-42"), "the locked session's output reached the terminal")
+        #expect(owner.rawOutput().count >= before)
+        try owner.typeLine(Self.finger)
+        // Drawn back from the screen model: the line the program wrote while locked, then its prompt.
+        let screen = try owner.waitForScreen(containing: "SECRET-42")
+        #expect(screen.contains(OwnerHarness.prompt))
+        #expect(!screen.contains(Self.gateTitle))
+    }
+
+    // MARK: - The size follows the terminal, also while locked
+
+    @Test func aResizeWhileLockedReachesTheProgram() throws {
+        let world = try Self.lockedWorld()
+        let owner = try OwnerHarness(world: world, shell: "bash")
+        defer { owner.shutdown() }
+        try owner.start(width: 100, height: 30)
+        try Self.unlock(owner)
+        try owner.waitForPrompt()
+        let (session, _) = try owner.owner()
+        try owner.typeLine("stty size")
+        try owner.waitForScreen(containing: "30 100")
+        try Self.lock(world, session)
+        try Self.waitForGate(owner)
+        try owner.tmux(["resize-window", "-t", "o", "-x", "72", "-y", "20"])
+        try Self.unlock(owner)
+        try owner.waitForPrompt()
+        try owner.typeLine("clear; stty size")
+        try owner.waitForScreen(containing: "20 72")
+    }
+
+    // MARK: - The idle lock covers when the time runs out, not at the next key
+
+    @Test func theIdleLockCoversTheTerminalWithoutAKey() throws {
+        let world = try Self.lockedWorld([("idle-seconds", "1")])
+        let owner = try OwnerHarness(world: world, shell: "bash")
+        defer { owner.shutdown() }
+        try owner.start()
+        try Self.unlock(owner)
+        try owner.waitForPrompt()
+        try owner.typeLine("echo VISIBLE-BEFORE")
+        // No key from here on: the cover comes up by itself once idle-seconds pass.
+        let screen = try owner.waitForScreen(containing: Self.gateTitle, timeout: 15)
+        #expect(!screen.contains("VISIBLE-BEFORE"))
+        let (session, _) = try owner.owner()
+        #expect(try world.gateSessionStatus(session)?.locked == true)
+        try Self.unlock(owner)
+        try owner.waitForScreen(containing: "VISIBLE-BEFORE")
+    }
+
+    // MARK: - The owner's end ends the session, never shows it
+
+    @Test func killingTheOwnerEndsTheInnerSession() throws {
+        let world = try Self.lockedWorld()
+        let owner = try OwnerHarness(world: world, shell: "bash")
+        defer { owner.shutdown() }
+        try owner.start()
+        try Self.unlock(owner)
+        try owner.waitForPrompt()
+        let pidFile = Self.markPath(world, "inner-pid")
+        try owner.typeLine("echo $$ > '\(pidFile)'")
+        try gateEventually("the shell's pid") { Self.exists(world, "inner-pid") }
+        let inner = pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))!
+        let (_, ownerPID) = try owner.owner()
+        #expect(kill(inner, 0) == 0)
+        kill(ownerPID, SIGKILL)
+        try gateEventually("the inner shell to end") { kill(inner, 0) != 0 }
+    }
+
+    @Test func aHangUpOfTheTerminalEndsTheInnerSession() throws {
+        let world = try Self.lockedWorld()
+        let owner = try OwnerHarness(world: world, shell: "zsh")
+        defer { owner.shutdown() }
+        try owner.start()
+        try Self.unlock(owner)
+        try owner.waitForPrompt()
+        let pidFile = Self.markPath(world, "inner-pid")
+        try owner.typeLine("echo $$ > '\(pidFile)'")
+        try gateEventually("the shell's pid") { Self.exists(world, "inner-pid") }
+        let inner = pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))!
+        let (_, ownerPID) = try owner.owner()
+        // The pane's terminal closes under the owner (tmux hangs it up).
+        try owner.tmux(["kill-pane", "-t", "o"])
+        try gateEventually("the inner shell to end") { kill(inner, 0) != 0 }
+        try gateEventually("the owner to end") { kill(ownerPID, 0) != 0 }
+    }
+
+    // MARK: - A Ctrl-C flood while a session starts
+
+    @Test(arguments: ["bash", "zsh"])
+    func aCtrlCFloodWhileTheSessionStartsNeverGivesAnUnlockedShell(shell name: String) throws {
+        let world = try Self.lockedWorld()
+        let owner = try OwnerHarness(world: world, shell: name,
+                                     rcLines: "echo started >> '\(Self.markPath(world, "rc-ran"))'")
+        defer { owner.shutdown() }
+        try owner.start()
+        for _ in 0..<40 { try owner.keys("C-c", "C-c", "C-\\", "C-z") }
+        try Self.waitForGate(owner)
+        for _ in 0..<20 { try owner.keys("C-c", "C-c", "C-\\", "C-z") }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try owner.screen().contains(Self.gateTitle))
+        #expect(!Self.exists(world, "rc-ran"), "the shell started before the unlock")
+        try owner.typeLine(Self.finger)
+        try owner.waitForPrompt()
+        #expect(Self.exists(world, "rc-ran"))
+    }
+
+    // MARK: - No process per command
+
+    @Test func theOwnerStartsNoProcessPerCommand() throws {
+        let world = try Self.lockedWorld()
+        let owner = try OwnerHarness(world: world, shell: "bash")
+        defer { owner.shutdown() }
+        try owner.start()
+        try Self.unlock(owner)
+        try owner.waitForPrompt()
+        let (_, ownerPID) = try owner.owner()
+        let before = try world.sqlite("SELECT count(*) FROM audit")
+        // The owner's children: the shell only; no gate or hook runs for a command line.
+        func children() throws -> [String] {
+            let result = try TestEnvironment.execute("/usr/bin/pgrep", ["-P", String(ownerPID)],
+                                                     environment: ProcessInfo.processInfo.environment)
+            return result.stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(try children().count == 1)
+        for index in 0..<10 {
+            try owner.typeLine("echo line-\(index)")
+            try owner.waitForScreen(containing: "line-\(index)\n")
+            #expect(try children().count == 1)
+        }
+        #expect(try world.sqlite("SELECT count(*) FROM audit") == before, "a command line reached the store")
+    }
+}
