@@ -315,6 +315,15 @@ public final class ShellOwner {
     }
 
     private func startGate() {
+        // The gate gets the terminal's own modes back (output processing, the line discipline it
+        // edits answers in), with the signal keys off: a Ctrl-C before the gate's first
+        // instruction must not end it. It restores these when it unlocks; the owner's raw mode
+        // comes back after it, however it ended.
+        if haveSaved {
+            var modes = saved
+            modes.c_lflag &= ~tcflag_t(ISIG)
+            tcsetattr(outer, TCSADRAIN, &modes)
+        }
         var arguments: [UnsafeMutablePointer<CChar>?] = session.gate.map { strdup($0) } + [nil]
         defer { for pointer in arguments { free(pointer) } }
         var pid: pid_t = 0

@@ -13,6 +13,8 @@ final class OwnerHarness {
     let home: URL
     /// Every byte the pane's program (the owner) wrote to its terminal.
     let rawPath: String
+    /// Where the pane writes the owner's exit status when it ends.
+    var statusPath: String { rawPath + ".status" }
     private(set) var command = ""
     private var serverPID: pid_t?
     static let prompt = "READY$"
@@ -60,10 +62,10 @@ final class OwnerHarness {
         command = Self.ownerCommand("/bin/sh -c \"\(program.replacingOccurrences(of: "\"", with: "\\\""))\"")
     }
 
-    /// The pane: the owner with `program` after `--`, then a line with its exit status, so a test
-    /// can read what the owner exited with.
+    /// The pane: the owner with `program` after `--`, as a terminal emulator starts it (every
+    /// signal at its default), then its exit status written to ``statusPath``.
     private static func ownerCommand(_ program: String) -> String {
-        "env -u TMUX -u TMUX_PANE '\(TestEnvironment.binary)' shell -- \(program); echo OWNER-EXIT=$?; sleep 600"
+        "unset TMUX TMUX_PANE; '\(TestEnvironment.binary)' shell -- \(program); echo $? > \"$OWNER_STATUS\"; while :; do sleep 600; done"
     }
 
     deinit { shutdown() }
@@ -73,7 +75,10 @@ final class OwnerHarness {
     func start(width: Int = 100, height: Int = 30) throws {
         _ = FileManager.default.createFile(atPath: rawPath, contents: Data())
         let gate = world.directory.appendingPathComponent("owner-go-\(UUID().uuidString)").path
-        let waiting = "while [ ! -e '\(gate)' ]; do sleep 0.01; done; " + command
+        // The pane's own shell survives the keys a test sends while the owner starts (a handler,
+        // not an ignored signal: the owner starts with every signal at its default, as from a
+        // terminal emulator, and must protect itself).
+        let waiting = "OWNER_STATUS='\(statusPath)'; trap : INT QUIT TSTP; while [ ! -e '\(gate)' ]; do sleep 0.01; done; " + command
         try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "o", "-x", String(width), "-y", String(height),
                   "/bin/sh", "-c", waiting])
         serverPID = pid_t(try tmux(["display-message", "-p", "#{pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -155,10 +160,17 @@ final class OwnerHarness {
         return (String(parts[0]), pid_t(parts[1])!)
     }
 
-    /// The owner's exit status, once its pane says it.
+    /// The owner's exit status, once it ended.
     func exitStatus(timeout: TimeInterval = 30) throws -> Int {
-        let screen = try waitForScreen(containing: "OWNER-EXIT=", timeout: timeout)
-        let line = screen.split(separator: "\n").first { $0.contains("OWNER-EXIT=") }!
-        return Int(line.split(separator: "=").last!.trimmingCharacters(in: .whitespaces))!
+        var status: Int?
+        try gateEventually("the owner to end", timeout: timeout) {
+            status = (try? String(contentsOfFile: statusPath, encoding: .utf8))
+                .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            return status != nil
+        }
+        return status!
     }
+
+    /// True once the owner ended.
+    func ended() throws -> Bool { FileManager.default.fileExists(atPath: statusPath) }
 }
