@@ -285,4 +285,45 @@ import Testing
         }
         #expect(try world.sqlite("SELECT count(*) FROM audit") == before, "a command line reached the store")
     }
+    // MARK: - The watcher covers whatever runs: vim at a suspend
+
+    @Test func vimInTheForegroundIsCoveredAtASuspendGetsNoKeyAndComesBack() throws {
+        let bus = try LogindBus()
+        let world = try Self.lockedWorld([("grace-seconds", "3600")])
+        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        try bus.addSession("c1")
+        let file = Self.markPath(world, "notes.txt")
+        try "VIMTEXT-on-screen\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let owner = try OwnerHarness(world: world, name: "vim", program: "exec vim -u NONE -i NONE -N '\(file)'")
+        defer { owner.shutdown() }
+        try owner.start()
+        try Self.unlock(owner)
+        try owner.waitForScreen(containing: "VIMTEXT-on-screen")
+        let (session, _) = try owner.owner()
+        let watcher = try WatchTests.startWatcher(world, bus)
+        defer { watcher.signal(SIGTERM) }
+        let rawBefore = owner.rawOutput().count
+        try bus.prepareForSleep(true)
+        // The watcher releases its inhibitor only once the owner answered that its cover is up.
+        try gateEventually("the inhibitor released") { try !bus.touchgateInhibits() }
+        #expect(try world.gateSessionStatus(session)?.locked == true)
+        let covered = owner.rawOutput().dropFirst(rawBefore)
+        #expect(covered.range(of: Data("\u{1B}[2J".utf8)) != nil, "the owner drew no cover")
+        try Self.waitForGate(owner)
+        #expect(!(try owner.screen().contains("VIMTEXT-on-screen")))
+        // Keys for vim go to the gate: a shell escape runs nothing.
+        try owner.type(":!touch '\(Self.markPath(world, "vim-ran"))'")
+        try owner.keys("Enter")
+        try owner.keys("Escape", ":", "q", "!", "Enter")
+        try Self.waitForGate(owner)
+        #expect(!Self.exists(world, "vim-ran"))
+        #expect(!(try owner.ended()))
+        try bus.prepareForSleep(false)
+        try Self.unlock(owner)
+        // vim's screen is back as it is, and vim takes keys again.
+        try owner.waitForScreen(containing: "VIMTEXT-on-screen")
+        try owner.keys("Escape", ":", "q", "!", "Enter")
+        #expect(try owner.exitStatus() == 0)
+        #expect(!Self.exists(world, "vim-ran"))
+    }
 }
