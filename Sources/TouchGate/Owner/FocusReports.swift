@@ -49,8 +49,7 @@ public struct FocusReports: Sendable {
         guard bytes.count >= 6 else { return false }
         var turnedOff = false
         var index = 0
-        let limit = bytes.count - 6
-        while index < limit {
+        while index + 5 < bytes.count {
             if bytes[index] == 0x3F, bytes[index + 1] == 0x31, bytes[index + 2] == 0x30,
                bytes[index + 3] == 0x30, bytes[index + 4] == 0x34 {
                 let final = bytes[index + 5]
