@@ -72,7 +72,8 @@ let package = Package(
         // `touchgate shell`'s I/O: the pseudo-terminal, the screen model (libvterm) and the loop;
         // its decisions are TouchGate's ShellOwnerStateMachine.
         .target(name: "TouchGateOwner", dependencies: ["TouchGate", "CVTerm"], path: "Sources/TouchGateOwner"),
-        .target(name: "TouchGateCLI", dependencies: ["TouchGate", "TouchGateOwner"], path: "Sources/TouchGateCLI"),
+        .target(name: "TouchGateCLI", dependencies: ["TouchGate", "TouchGateOwner"], path: "Sources/TouchGateCLI",
+                plugins: ["EmbedMigrations"]),
         // `prctl(PR_SET_DUMPABLE)` for `main`: Swift cannot call the variadic `prctl` itself.
         .target(name: "CProcessControl", path: "Sources/CProcessControl"),
         .executableTarget(

@@ -27,7 +27,9 @@ extension Runner {
         // The store, once: a store that cannot be read (or fails later) locks the session, and
         // the gate then asks offline for the passcode.
         let store: Store? = try? openStore()
-        let storeID = try? store?.storeID()
+        // The id the snippet carries (--store-id), else the one read now: a store deleted or
+        // replaced later is damage for the gate (the passcode), never a new store with the lock off.
+        let storeID = invocation.storeID ?? (try? store?.storeID()) ?? nil
         if let store {
             try? store.registerShellOwner(session: id, user: name, owner: me)
         }
@@ -67,6 +69,10 @@ extension Runner {
 
         var variables = environmentEntries().filter { !$0.hasPrefix("TOUCHGATE_SESSION=") && !$0.hasPrefix(Self.ownerVariable + "=") }
         variables += ["TOUCHGATE_SESSION=" + id, Self.ownerVariable + "=" + id]
+        // The store the owner reads: a touchgate command typed inside that makes a new store elsewhere says so.
+        if let path = hookStorePath {
+            variables = variables.filter { !$0.hasPrefix("TOUCHGATE_HOOK_STORE=") } + ["TOUCHGATE_HOOK_STORE=" + path]
+        }
         let owner = ShellOwner(session: ShellOwnerSession(
             check: check, record: record, gate: gate, path: path, argv: argv, environment: variables, channel: channel))
         let status = owner.run()
