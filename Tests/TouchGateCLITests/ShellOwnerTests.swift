@@ -326,4 +326,26 @@ import Testing
         #expect(try owner.exitStatus() == 0)
         #expect(!Self.exists(world, "vim-ran"))
     }
+    // MARK: - Focus reports drive the lifecycle
+
+    @Test func focusReportsOfTheTerminalAreWillResignActiveAndDidBecomeActive() throws {
+        let world = try Self.lockedWorld()
+        let owner = try OwnerHarness(world: world, shell: "bash")
+        defer { owner.shutdown() }
+        try owner.start()
+        try Self.unlock(owner)
+        try owner.waitForPrompt()
+        let (session, _) = try owner.owner()
+        // The owner asked the terminal for focus reports.
+        #expect(owner.rawOutput().range(of: Data("\u{1B}[?1004h".utf8)) != nil)
+        // Focus out (CSI O) as the terminal reports it: will-resign-active; the shell never sees it.
+        try owner.tmux(["send-keys", "-t", "o", "-H", "1b", "5b", "4f"])
+        try gateEventually("will-resign-active") { try world.gateSessionStatus(session)?.state == "inactive" }
+        try owner.tmux(["send-keys", "-t", "o", "-H", "1b", "5b", "49"])
+        try gateEventually("did-become-active") { try world.gateSessionStatus(session)?.state == "active" }
+        #expect(try world.gateSessionStatus(session)?.locked == false)
+        try owner.typeLine("echo LINE-$((1+1))")
+        let screen = try owner.waitForScreen(containing: "LINE-2")
+        #expect(!screen.contains("[O") && !screen.contains("[I"), "a focus report reached the shell: \(screen)")
+    }
 }
