@@ -95,7 +95,9 @@ extension Runner {
             guard let path = findInPath(first) else {
                 throw UsageError("shell: no program '\(first.escapedForMessage)' in PATH", exitCode: .badValue)
             }
-            return (path, program)
+            // A login shell's argv[0] starts with '-' (login, sshd and su start it so).
+            let base = String(path.split(separator: "/").last ?? Substring(path))
+            return (path, login ? ["-" + base] + program.dropFirst() : program)
         }
         var candidates: [String] = []
         if let entry = getpwuid(getuid()), let shell = entry.pointee.pw_shell { candidates.append(String(cString: shell)) }

@@ -348,4 +348,35 @@ import Testing
         let screen = try owner.waitForScreen(containing: "LINE-2")
         #expect(!screen.contains("[O") && !screen.contains("[I"), "a focus report reached the shell: \(screen)")
     }
+    // MARK: - The login-shell wrapper
+
+    /// `touchgate-login-shell` (a link to touchgate) started as login starts a login shell
+    /// (`argv[0]` `-touchgate-login-shell`): the owner asks before the real shell (from
+    /// `~/.config/touchgate/login-shell`) starts, as a login shell; without a terminal
+    /// (`ssh host command`) it runs the command in the real shell directly.
+    @Test func theLoginShellWrapperRunsTheRealShellUnderTheOwner() throws {
+        let world = try Self.lockedWorld()
+        let link = world.directory.appendingPathComponent("bin/touchgate-login-shell").path
+        try FileManager.default.createDirectory(atPath: (link as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: TestEnvironment.binary)
+        let config = world.directory.appendingPathComponent(".config/touchgate")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "/bin/bash\n".write(to: config.appendingPathComponent("login-shell"), atomically: true, encoding: .utf8)
+        try "PS1='\(OwnerHarness.prompt) '\n".write(toFile: world.directory.appendingPathComponent(".bash_profile").path,
+                                                     atomically: true, encoding: .utf8)
+        // Without a terminal: the command runs in the real shell, no owner.
+        let direct = try TestEnvironment.execute(link, ["-c", "echo DIRECT-$((2+3)) \"$0\""], environment: world.environment)
+        #expect(direct.status == 0 && direct.stdout.contains("DIRECT-5 /bin/bash"), "\(direct)")
+        let owner = try OwnerHarness(world: world, name: "login",
+                                     paneCommand: "HOME='\(world.directory.path)' bash -c 'exec -a -touchgate-login-shell \"$0\"' '\(link)'")
+        defer { owner.shutdown() }
+        try owner.start()
+        try Self.waitForGate(owner)
+        try Self.unlock(owner)
+        try owner.waitForPrompt()
+        try owner.typeLine("shopt -q login_shell && echo \"LOGIN-$0-$((1+1))\"")
+        try owner.waitForScreen(containing: "LOGIN--bash-2")
+        try owner.typeLine("exit 3")
+        #expect(try owner.exitStatus() == 3)
+    }
 }

@@ -62,6 +62,17 @@ final class OwnerHarness {
         command = Self.ownerCommand("/bin/sh -c \"\(program.replacingOccurrences(of: "\"", with: "\\\""))\"")
     }
 
+    /// A pane that runs `paneCommand` itself (a login-shell wrapper started as login starts it),
+    /// then writes its exit status as the owner's.
+    init(world: TestEnvironment, name: String, paneCommand: String) throws {
+        self.world = world
+        socket = world.directory.appendingPathComponent("owner-\(name).sock").path
+        home = world.directory.appendingPathComponent("home-owner-\(name)")
+        rawPath = world.directory.appendingPathComponent("owner-\(name).raw").path
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        command = "unset TMUX TMUX_PANE; \(paneCommand); echo $? > \"$OWNER_STATUS\"; while :; do sleep 600; done"
+    }
+
     /// The pane: the owner with `program` after `--`, as a terminal emulator starts it (every
     /// signal at its default), then its exit status written to ``statusPath``.
     private static func ownerCommand(_ program: String) -> String {
