@@ -169,8 +169,9 @@ public enum CommandTable {
             arguments: [ArgumentSpec("PROGRAM ARGS", optional: true, values: .none, rest: true)], exits: [.store]
         ) { line throws(UsageError) in .shell(program: line.arguments) },
         CommandSpec(
-            "shell-init", summary: "print the bash or zsh integration snippet",
-            details: "Prints code for the shell's rc file that runs the gate before each prompt and each command line. "
+            "shell-init", summary: "print the bash or zsh rc-file line that starts touchgate shell",
+            details: "Prints lines for the top of the shell's rc file that start the interactive shell under touchgate shell "
+                + "(outside tmux, outside an owner); no shell hook gates a prompt. "
                 + "It starts with comment lines naming the options it baked in.",
             arguments: [ArgumentSpec("SHELL", values: .shells)], exits: [.badValue, .store]
         ) { line throws(UsageError) in .shellInit(shell: try shell(line.arguments[0])) },
