@@ -77,7 +77,7 @@ class Terminal:
 
     def close(self):
         try:
-            os.killpg(self.process.pid, signal.SIGHUP)
+            os.killpg(self.process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
         self.process.wait()
