@@ -14,7 +14,9 @@ let sqliteLibraryPaths = Context.environment["TOUCHGATE_SHARED_SQLITE"] == "1"
 // PAM modules from binding to touchgate's own symbols and the dynamic loader's tables small.
 let exportNothing = ["-Xlinker", "--no-export-dynamic"]
 // How both executables (touchgate, touchgate-watch) link: the same SQLite, C++ runtime and exports.
-let executableLinkerFlags = sqliteLibraryPaths + ["-L", staticCXXLibraryPath] + exportNothing
+// libvterm (`touchgate shell`'s screen model) resolves to Debian's static archive (Linker/StaticVTerm/README.md).
+let staticVTermLibraryPath = Context.packageDirectory + "/Linker/StaticVTerm"
+let executableLinkerFlags = sqliteLibraryPaths + ["-L", staticCXXLibraryPath, "-L", staticVTermLibraryPath] + exportNothing
 // libdbus-1's headers (libdbus-1-dev): what `pkg-config --cflags dbus-1` names, found here rather
 // than through the CDBus target's `pkgConfig:`, because SwiftPM would then put pkg-config's
 // `-L/usr/lib/<triplet>` ahead of Linker/StaticSQLite and link the shared libsqlite3 after all.
@@ -71,7 +73,13 @@ let package = Package(
             swiftSettings: [.unsafeFlags(dbusIncludeFlags)]
         ),
         .target(name: "TouchGateTesting", dependencies: ["TouchGate"], path: "Sources/TouchGateTesting"),
-        .target(name: "TouchGateCLI", dependencies: ["TouchGate", "TouchGateTesting"], path: "Sources/TouchGateCLI"),
+        // libvterm: the screen of the program `touchgate shell` runs, drawn back after an unlock.
+        .systemLibrary(name: "CVTerm", path: "Sources/CVTerm", providers: [.apt(["libvterm-dev"])]),
+        // `touchgate shell`'s I/O: the pseudo-terminal, the screen model (libvterm) and the loop;
+        // its decisions are TouchGate's ShellOwnerStateMachine.
+        .target(name: "TouchGateOwner", dependencies: ["TouchGate", "CVTerm"], path: "Sources/TouchGateOwner"),
+        .target(name: "TouchGateCLI", dependencies: ["TouchGate", "TouchGateTesting", "TouchGateOwner"],
+                path: "Sources/TouchGateCLI", plugins: ["EmbedMigrations"]),
         // `prctl(PR_SET_DUMPABLE)` for `main`: Swift cannot call the variadic `prctl` itself.
         .target(name: "CProcessControl", path: "Sources/CProcessControl"),
         .executableTarget(

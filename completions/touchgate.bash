@@ -68,7 +68,7 @@ _touchgate() {
         return
     fi
     if [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "status enable disable enroll unenroll auth can-evaluate reset config log event gate watch tmux-conf tmux-hook shell-init completions test-world demo help version" -- "$cur"))
+        COMPREPLY=($(compgen -W "status enable disable enroll unenroll auth can-evaluate reset config log event gate watch tmux-conf tmux-hook shell shell-init completions test-world demo help version" -- "$cur"))
         return
     fi
     case "$key:${#arguments[@]}" in
@@ -78,7 +78,7 @@ _touchgate() {
         "tmux-hook:0") COMPREPLY=($(compgen -W "session-created client-session-changed client-detached client-focus-in client-focus-out" -- "$cur")) ;;
         "shell-init:0") COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
         "completions:0") COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
-        "help:0") COMPREPLY=($(compgen -W "status enable disable enroll unenroll auth can-evaluate reset config log event gate watch tmux-conf tmux-hook shell-init completions test-world demo help version" -- "$cur")) ;;
+        "help:0") COMPREPLY=($(compgen -W "status enable disable enroll unenroll auth can-evaluate reset config log event gate watch tmux-conf tmux-hook shell shell-init completions test-world demo help version" -- "$cur")) ;;
     esac
 }
 complete -F _touchgate touchgate

@@ -4,13 +4,16 @@ public struct ArgumentSpec: Sendable {
     public let name: String
     public let optional: Bool
     public let values: CompletionValues
+    /// It takes every word after `--` (`shell [-- PROGRAM ARGS]`): the last argument only.
+    public let rest: Bool
 
-    init(_ name: String, optional: Bool = false, values: CompletionValues = .none) {
+    init(_ name: String, optional: Bool = false, values: CompletionValues = .none, rest: Bool = false) {
         self.name = name
         self.optional = optional
         self.values = values
+        self.rest = rest
     }
 
-    /// `KEY` or `[KEY]`.
-    public var synopsis: String { optional ? "[\(name)]" : name }
+    /// `KEY` or `[KEY]`; `[-- PROGRAM ARGS]` for the rest of the line.
+    public var synopsis: String { rest ? "[-- \(name)]" : optional ? "[\(name)]" : name }
 }

@@ -51,7 +51,7 @@ public struct CommandSpec: Sendable {
 
     /// How many arguments it takes.
     public var arity: ClosedRange<Int> {
-        arguments.filter { !$0.optional }.count...arguments.count
+        arguments.filter { !$0.optional }.count...(arguments.last?.rest == true ? Int.max : arguments.count)
     }
 
     /// `enroll [--reason TEXT] [--no-interaction] [--session ID]`.

@@ -162,8 +162,20 @@ public enum CommandTable {
             return .tmuxHook(hook, client: line.arguments[1], session: line.arguments.count > 2 ? line.arguments[2] : nil)
         },
         CommandSpec(
-            "shell-init", summary: "print the bash or zsh integration snippet",
-            details: "Prints code for the shell's rc file that runs the gate before each prompt and each command line. "
+            "shell", summary: "hold the terminal and run the shell under the lock",
+            details: "Holds the terminal and runs PROGRAM (default: the user's shell) on a pseudo-terminal of its own, "
+                + "relaying keys and output. A new session asks first while the lock is on; when the session locks "
+                + "(idle-seconds with no key, touchgate watch, a lifecycle event for it) no key reaches the program and "
+                + "none of its output reaches the screen until the gate's unlock, then its screen is drawn back. Focus "
+                + "reports drive will-resign-active and did-become-active; a hang-up ends the program. The exit status is "
+                + "the program's. Inside tmux, inside another touchgate shell, or without a terminal it runs the program "
+                + "directly.",
+            arguments: [ArgumentSpec("PROGRAM ARGS", optional: true, values: .none, rest: true)], exits: [.store]
+        ) { line throws(UsageError) in .shell(program: line.arguments) },
+        CommandSpec(
+            "shell-init", summary: "print the bash or zsh rc-file line that starts touchgate shell",
+            details: "Prints lines for the top of the shell's rc file that start the interactive shell under touchgate shell "
+                + "(outside tmux, outside an owner); no shell hook gates a prompt. "
                 + "It starts with comment lines naming the options it baked in.",
             arguments: [ArgumentSpec("SHELL", values: .shells)], exits: [.badValue, .store]
         ) { line throws(UsageError) in .shellInit(shell: try shell(line.arguments[0])) },

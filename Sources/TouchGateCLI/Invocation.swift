@@ -57,6 +57,8 @@ public enum Command: Equatable, Sendable {
     /// `tmux-hook HOOK CLIENT [SESSION]`: what the hooks from `tmux-conf` run.
     case tmuxHook(TmuxHook, client: String, session: String?)
     case shellInit(shell: String)
+    /// `shell [-- PROGRAM ARGS]`: hold the terminal and run the program (the user's shell) under the lock.
+    case shell(program: [String], login: Bool = false)
     /// `completions bash|zsh`: the completion script derived from ``CommandTable``.
     case completions(shell: String)
     /// `help --man`: the manual page touchgate(1) in roff, derived from ``CommandTable``.

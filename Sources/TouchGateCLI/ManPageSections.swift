@@ -247,11 +247,13 @@ enum ManPageSections {
         defaults to
         .BR TOUCHGATE_SESSION ,
         else the tmux session when inside tmux, else the controlling terminal's path;
-        the bash and
-        zsh integration passes a session of each shell's own.
+        .B touchgate shell
+        gives each run a session of its own.
         .SS The gate
         .B touchgate gate
-        runs on every tmux attach and before every shell prompt.
+        runs on every tmux attach and whenever
+        .B touchgate shell
+        covers its terminal.
         Its fast path (lock off, or the session active and unlocked) only reads the
         store and
         exits 0.
@@ -304,8 +306,8 @@ enum ManPageSections {
         returning from the background within the grace period.
         .B \-\-idle\-since
         .I EPOCH
-        (the shell integration) treats an idle time of idle\-seconds or more as a trip
-        to the background that began then.
+        (for callers that measure idle time themselves) treats an idle time of
+        idle\-seconds or more as a trip to the background that began then.
 
         """#
 
@@ -359,72 +361,103 @@ enum ManPageSections {
         unlock is needed (tmux locks first, then the gate exits); when several clients
         show one session, detaching one of them sends the session to the background
         for all.
-        .SS bash and zsh
+        .SS touchgate shell: any other terminal
+        .B touchgate shell
+        .RB [ \-\-
+        .IR "PROGRAM ARGS" ]
+        holds the terminal and runs PROGRAM (default: the user's shell from the
+        password database, else
+        .BR $SHELL ,
+        else /bin/sh) on a pseudo\-terminal of its own, relaying keys and output; the
+        program's screen is kept by libvterm as it runs.
+        Start it as the terminal emulator's command: nothing runs before it.
+        Each run is a session of its own, shell\-<pid>\-<16 random hex digits>, which
+        the program sees as
+        .B TOUCHGATE_SESSION
+        and
+        .BR TOUCHGATE_SHELL_SESSION ;
+        the owner is recorded in the store with its pid and start time.
+        .PP
+        A new session records did\-finish\-launching and did\-become\-active and, while
+        the lock is on, runs the gate before the program starts: Ctrl\-C, Ctrl\-\e and
+        Ctrl\-Z are ignored from the owner's first instruction and are plain bytes on
+        its terminal, so no key held while the terminal opens gives an unlocked shell.
+        The session locks when no key came for
+        .B idle\-seconds
+        (the cover goes up when the time runs out, not at the next key), when
+        .B touchgate watch
+        sees a suspend or a screen lock, when a
+        .B touchgate event
+        leaves the session locked or in the background (the event waits, 3 s at most,
+        until the owner answered), and when the terminal hangs up.
+        At a lock the owner stops passing keys at once, keeps the program's output off
+        the screen (it still reaches the screen model, which answers the program's
+        terminal queries meanwhile), blanks the screen and runs
+        .B touchgate gate \-\-session ID
+        on the terminal, again until it exits 0: a gate that is killed or crashes is
+        followed by the cover, "the gate ended without an unlock (exit N); it starts
+        again." and a new gate a second later.
+        The program keeps running but reads no key.
+        After the unlock the owner draws the program's screen back from libvterm as it
+        is now (cells, attributes, colours, the cursor, the alternate screen).
+        .PP
+        The window size follows the terminal (SIGWINCH), also while locked.
+        The owner turns on the terminal's focus reports (CSI ? 1004 h): focus out is
+        will\-resign\-active, focus in did\-become\-active, as tmux's focus hooks send
+        them; a program that asked for the reports itself gets them too.
+        Its exit status is the program's (128 + N for a signal N); at its end it
+        records will\-resign\-active, did\-enter\-background and will\-terminate.
+        A hang\-up of the terminal, or SIGHUP, SIGTERM or SIGKILL of the owner, ends the
+        program's session as a terminal close does (SIGHUP), and never shows it.
+        The owner starts no process per command or key: only the program and, while
+        locked, the gate.
+        .PP
+        Inside tmux (the tmux integration's client lock is the lock there), inside
+        another
+        .B touchgate shell
+        .RB ( TOUCHGATE_SHELL_SESSION
+        set) and without a terminal, it runs the program directly.
+        .SS The login shell: ssh and the console
+        .B touchgate\-login\-shell
+        (installed beside
+        .BR touchgate ,
+        a link to it) is
+        .B touchgate shell
+        for
+        .BR login (1),
+        sshd and su: list it in
+        .I /etc/shells
+        (the install scripts never edit that file) and
+        .B chsh
+        to it.
+        It runs the shell named by the first line of
+        .I ~/.config/touchgate/login\-shell
+        (an absolute path that
+        .I /etc/shells
+        lists; else /bin/bash, else /bin/sh) with its arguments, as a login shell when
+        started as one ("\-touchgate\-login\-shell").
+        Without a terminal (ssh host command, scp) it runs the command in that shell
+        directly.
+        .SS bash and zsh: the rc\-file line
         .B touchgate shell\-init bash
         (or
         .BR zsh )
-        prints a snippet for the rc file.
-        Generate it once into a file and source that file: the snippet carries the
-        store's id
+        prints lines for the top of the rc file that replace an interactive shell on a
+        terminal, at once, with
+        .B touchgate shell
+        running the same shell (outside tmux and outside an owner; see
+        .IR shell/shell\-init.sh ).
+        No shell hook gates a prompt: hooks are not a lock.
+        Generate it once into a file and source that file first in the rc file: it
+        carries the store's id
         .RB ( \-\-store\-id ),
-        so if the store is later deleted, moved or replaced, every new shell falls back
-        to the passcode\-only gate instead of meeting a new store with the lock off.
-        \fBeval "$(touchgate shell\-init bash)"\fR in the rc file also works, but it
-        reads the id anew in every shell, so a shell started after the store was
-        deleted gets a new store (lock off;
-        .B shell\-init
-        says so on the terminal): only the running shells keep the protection.
-        tmux starts each pane's shell as a login shell, and a login bash reads
-        .I ~/.bash_profile
-        or
-        .IR ~/.profile ,
-        not
-        .IR ~/.bashrc :
-        the snippet reaches tmux panes only if that file sources
-        .I ~/.bashrc
-        (Debian's default
-        .I ~/.profile
-        does).
-        .PP
-        Load the snippet last in the rc file: it adds to what it finds there.
-        It ignores SIGINT and SIGQUIT while it loads, so Ctrl\-C cannot cut it short; a
-        Ctrl\-C while the rc lines before it run makes the shell abandon the whole file,
-        snippet included, and that shell starts without the gate (docs/security.md).
-        It keeps the user's own EXIT and DEBUG traps (bash: ours runs first, then
-        theirs, with the status theirs would have seen), PROMPT_COMMAND as a string or
-        (bash 5.1+) an array (ours goes last), and zsh's hook arrays
-        (precmd_functions, preexec_functions: ours goes first; zshexit_functions through
-        add\-zsh\-hook).
-        Loading it twice in one shell changes nothing.
-        .PP
-        Each shell is a session of its own, shell\-<pid>\-<16 random hex digits>,
-        passed as
-        .B \-\-session
-        to every touchgate call of that shell, so a row an earlier shell on the same
-        terminal left behind (it ended through exec, SIGKILL or a crash, without its
-        exit hook, and stays active) never applies to a new one.
-        .B TOUCHGATE_SESSION
-        overrides it.
-        Inside tmux the shell uses the tmux session's id and leaves the lifecycle to
-        the tmux hooks: it neither launches the session (a new pane would relock it)
-        nor ends it.
-        .PP
-        The shell sends did\-finish\-launching when it starts (so a new shell asks
-        while the lock is on) and runs the gate before each prompt and before each
-        command line typed at it (its fast path when the session may be shown): no
-        command runs unless a gate passed after it was typed.
-        A command typed after idle\-seconds or more at the prompt counts as a return
-        from the background; the time stamp is cleared only once that command's gate
-        passed, so Enter followed at once by Ctrl\-C cannot skip the idle lock.
-        zsh runs the gate from precmd and preexec (a Ctrl\-C can cut precmd short and
-        still show the prompt, but one in preexec abandons the command line); bash from
-        the end of PROMPT_COMMAND, which bash runs again when Ctrl\-C cuts it short,
-        and from its DEBUG trap.
-        .PP
-        The gate runs with SIGINT, SIGQUIT and SIGTSTP ignored, and the shell runs it
-        again until it exits 0: a gate that is killed or crashes is followed by the
-        screen covered again and a new gate; only a terminal that is gone (hung up)
-        ends the loop; no command runs in between.
+        so if the store is later deleted, moved or replaced, the owner's gate asks for
+        the passcode instead of meeting a new store with the lock off.
+        It ignores SIGINT and SIGQUIT (bash also SIGTSTP) from its first line.
+        Its limit: a Ctrl\-C while the rc lines before it run (the system's
+        /etc/bash.bashrc or /etc/zsh/zshrc) makes the shell abandon the rc file, and
+        that shell runs without the owner (docs/security.md); the terminal's command
+        and the login shell have no such gap.
         .SS What the snippets bake in
         .B tmux\-conf
         and
@@ -484,8 +517,8 @@ enum ManPageSections {
         would turn on the lock of a store no hook reads.
         The snippets therefore export
         .BR TOUCHGATE_HOOK_STORE ,
-        the path of the store their commands read (shell\-init: in the shell;
-        tmux\-conf: set\-environment \-g, for new panes).
+        the path of the store their commands read (touchgate shell: in the program's
+        environment; tmux\-conf: set\-environment \-g, for new panes).
         A command (the gate included, when run by hand without
         .BR \-\-store\-id )
         that makes a new store while that is set says so on standard error:
@@ -883,13 +916,24 @@ enum ManPageSections {
         .fi
         .RE
         .PP
-        The bash integration (zsh: the same with zsh), loaded last in the rc file:
+        Any other terminal: its command runs the owner; or, where that cannot be
+        changed, the rc\-file line first in ~/.bashrc (zsh: the same with zsh):
         .PP
         .RS
         .nf
+        touchgate shell
         mkdir \-p ~/.config/touchgate
         touchgate shell\-init bash > ~/.config/touchgate/init.bash
-        echo \(aqsource ~/.config/touchgate/init.bash\(aq >> ~/.bashrc
+        sed \-i \(aq1i source ~/.config/touchgate/init.bash\(aq ~/.bashrc
+        .fi
+        .RE
+        .PP
+        ssh and the console: the login shell (as root, then as the user):
+        .PP
+        .RS
+        .nf
+        echo /usr/bin/touchgate\-login\-shell >> /etc/shells
+        chsh \-s /usr/bin/touchgate\-login\-shell
         .fi
         .RE
         .PP

@@ -41,6 +41,13 @@ extension Runner {
         let store = try openStore()
         let name = try user
         let record = try apply(event, session: id, store: store, user: name)
+        // A `touchgate shell` holding the session looks at it now (it covers its terminal when
+        // the session is locked), before this command ends.
+        // (Only for a session now locked or in the background: the owner's look at an unlocked
+        // session marks it visible again, which would undo a will-resign-active.)
+        let concerned = record.lifecycle.locked || record.lifecycle.state == .background
+        let owners = concerned ? (try? store.shellOwners(session: id))?.map(\.owner).filter { $0.pid != getpid() } ?? [] : []
+        if !owners.isEmpty { _ = OwnerChannel.lock(owners, timeout: 3) }
         emit(.object([
             ("session", .string(id)), ("event", .string(event.rawValue)),
             ("state", .string(record.lifecycle.state.rawValue)), ("locked", .bool(record.lifecycle.locked)),

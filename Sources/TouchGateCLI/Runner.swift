@@ -69,6 +69,7 @@ package struct Runner {
         case .tmuxConf: return tmuxConf()
         case .tmuxHook(let hook, let client, let session): return try tmuxHook(hook, client: client, session: session)
         case .shellInit(let shell): return shellInit(shell)
+        case .shell(let program, let login): return try shell(program, login: login)
         case .completions(let shell): return completions(shell)
         case .manPage: return manPage()
         case .demo: return try demo()

@@ -19,6 +19,45 @@ public enum TouchGateCommand {
         main(arguments, watcherLoop: nil)
     }
 
+    /// The name of the login-shell wrapper (`PREFIX/bin/touchgate-login-shell`, a link to
+    /// `touchgate`), for `/etc/shells` and `chsh`.
+    public static let loginShellName = "touchgate-login-shell"
+
+    /// Runs `touchgate` started as ``loginShellName`` (`argv[0]`, a login shell's with a leading
+    /// `-`): `touchgate shell` running the user's real shell with `arguments` (`-c COMMAND` from
+    /// sshd or su), as a login shell when `login`. The real shell is the first line of
+    /// `~/.config/touchgate/login-shell` (an absolute path listed in /etc/shells), else
+    /// /bin/bash, else /bin/sh. Nothing can cut it short: no rc file runs before the owner.
+    public static func loginShell(_ arguments: [String], login: Bool) -> ExitCode {
+        let real = configuredLoginShell() ?? (access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh")
+        var runner = Runner(invocation: Invocation(command: .shell(program: [real] + arguments, login: login)),
+                            arguments: ["shell", "--", real] + arguments)
+        return runner.run()
+    }
+
+    /// The first line of `$XDG_CONFIG_HOME/touchgate/login-shell` (or `~/.config/...`), if it is
+    /// an absolute path that /etc/shells lists and that is no touchgate wrapper.
+    static func configuredLoginShell() -> String? {
+        let environment = ProcessEnvironment.current
+        guard let base = environment["XDG_CONFIG_HOME"].flatMap({ $0.hasPrefix("/") ? $0 : nil })
+                ?? environment["HOME"].map({ $0 + "/.config" }) else { return nil }
+        func lines(_ path: String) -> [String] {
+            guard let file = fopen(path, "r") else { return [] }
+            defer { fclose(file) }
+            var lines: [String] = []
+            var buffer = [CChar](repeating: 0, count: 4096)
+            while fgets(&buffer, Int32(buffer.count), file) != nil {
+                let line = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                lines.append(String(line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\n" }.reversed()))
+            }
+            return lines
+        }
+        guard let shell = lines(base + "/touchgate/login-shell").first, shell.hasPrefix("/"),
+              !(shell.split(separator: "/").last ?? "").hasPrefix("touchgate"),
+              lines("/etc/shells").contains(shell), access(shell, X_OK) == 0 else { return nil }
+        return shell
+    }
+
     /// Runs `touchgate-watch` with `arguments` as `touchgate` got them (`touchgate watch` execs it
     /// with the same ones): `watch` runs `loop`; any other command is refused (exit 64).
     package static func watcherMain(_ arguments: [String], loop: @escaping (Runner) throws -> ExitCode) -> ExitCode {

@@ -141,11 +141,25 @@ extension Runner {
         } catch {
             // Nothing was marked (one transaction); still cover what can be covered, then fail.
             if let sessions = try? store.sessions(user: name) { lockTmuxServers(uniqueSockets(sessions)) }
+            // An owner that cannot read the store covers its terminal all the same (fail closed).
+            coverShellOwners(store: store, user: name)
             throw error
         }
         for session in done { cancelPendingPrompt(of: session.record) }
+        coverShellOwners(store: store, user: name)
         lockTmuxServers(uniqueSockets(done.map(\.record)))
         return done.filter { $0.events.contains(.didEnterBackground) }.map(\.record.id)
+    }
+
+    /// Has every running `touchgate shell` of `user` look at its session now and cover its
+    /// terminal, whatever runs in it; returns when each answered, or after ``tmuxLockTimeout``.
+    private func coverShellOwners(store: Store, user name: String) {
+        guard let owners = try? store.shellOwners(user: name), !owners.isEmpty else { return }
+        let late = OwnerChannel.lock(owners.map(\.owner), uid: geteuid(),
+                                     timeout: Self.tmuxLockTimeout)
+        if !late.isEmpty {
+            printError("\(late.count) touchgate shell owner(s) did not answer within \(Int(Self.tmuxLockTimeout)) s")
+        }
     }
 
     /// The tmux sockets of `sessions`, then every other socket of this account's tmux servers

@@ -21,4 +21,9 @@ if arguments.first == TouchGateCommand.biometricWorkerCommand {
     _ = touchgate_set_parent_death_signal(SIGKILL)
     exit(TouchGateCommand.biometricWorker(Array(arguments.dropFirst())))
 }
+// Started as the login-shell wrapper (a link named touchgate-login-shell, "-touchgate-login-shell" at a login).
+let name = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? ""
+if name == TouchGateCommand.loginShellName || name == "-" + TouchGateCommand.loginShellName {
+    exit(TouchGateCommand.loginShell(arguments, login: name.hasPrefix("-")).rawValue)
+}
 exit(TouchGateCommand.main(arguments).rawValue)

@@ -15,6 +15,8 @@ import TouchGateCLI
         #expect(needed.contains("libpam.so.0"), "\(needed)")
         // Only the watcher talks to the system bus: the gate before every prompt does not load libdbus-1.
         #expect(!needed.contains { $0.hasPrefix("libdbus-1") }, "\(needed)")
+        // libvterm (touchgate shell's screen model) is linked in: no process loads libvterm.so.0 (Linker/StaticVTerm).
+        #expect(!needed.contains { $0.hasPrefix("libvterm") }, "\(needed)")
         #expect(needed.contains { $0.hasPrefix("libsqlite3") } == Self.sharedBuild, "\(needed)")
 
         let world = try TestEnvironment()

@@ -17,7 +17,10 @@ import TouchGateCLI
     /// The files the package installs, besides the watcher's executable (when the build has one).
     static let packagedFiles: Set<String> = [
         "/usr/bin/touchgate",
+        // The login-shell wrapper, a link to the binary, and its man page, a link to touchgate(1).
+        "/usr/bin/touchgate-login-shell",
         "/usr/share/man/man1/touchgate.1.gz",
+        "/usr/share/man/man1/touchgate-login-shell.1.gz",
         "/usr/share/bash-completion/completions/touchgate",
         "/usr/share/zsh/vendor-completions/_touchgate",
         "/usr/lib/systemd/user/touchgate-watch.service",
@@ -226,8 +229,10 @@ import TouchGateCLI
         let prefix = destdir.appendingPathComponent("opt/touchgate")
         #expect(try Self.files(under: destdir) == [
             "/opt/touchgate/bin/touchgate",
+            "/opt/touchgate/bin/touchgate-login-shell",
             "/opt/touchgate/libexec/touchgate/touchgate-watch",
             "/opt/touchgate/share/man/man1/touchgate.1.gz",
+            "/opt/touchgate/share/man/man1/touchgate-login-shell.1.gz",
             "/opt/touchgate/share/bash-completion/completions/touchgate",
             "/opt/touchgate/share/zsh/site-functions/_touchgate",
             "/opt/touchgate/lib/systemd/user/touchgate-watch.service",
@@ -235,6 +240,8 @@ import TouchGateCLI
             "/etc/pam.d/touchgate-biometric",
         ])
         #expect(FileManager.default.contentsEqual(atPath: prefix.appendingPathComponent("bin/touchgate").path, andPath: binary))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: prefix.appendingPathComponent("bin/touchgate-login-shell").path)
+                == "touchgate")
         #expect(FileManager.default.contentsEqual(atPath: prefix.appendingPathComponent("libexec/touchgate/touchgate-watch").path,
                                                   andPath: watcher))
         #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent("bin/touchgate").path))

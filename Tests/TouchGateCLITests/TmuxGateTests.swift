@@ -415,7 +415,10 @@ import Testing
 
     // MARK: - The shell integration
 
-    @Test func aLockedSessionsPromptRunsTheGateInARealInteractiveBash() throws {
+    /// The gate run in a pane's real interactive bash (as the lock-command runs it). Inside tmux
+    /// no shell hook gates a prompt any more (`shell-init` leaves a tmux pane alone: the client
+    /// lock is the lock there), so the gate is typed.
+    @Test func theGateInARealInteractiveBashInATmuxPane() throws {
         let world = try TestEnvironment()
         try world.enableAndEnroll()
         let tmux = try TmuxHarness(world: world)
@@ -436,7 +439,7 @@ import Testing
         }
         try waitForPane("READY$")
         // The session (tmux-<pid>-$0, from $TMUX) was launched by the session-created hook with the lock on.
-        try tmux.inner("send-keys", "-t", "s", "-l", "eval \"$('\(TestEnvironment.binary)' shell-init bash)\"; clear")
+        try tmux.inner("send-keys", "-t", "s", "-l", "'\(TestEnvironment.binary)' gate; clear")
         try keys("Enter")
         try waitForPane(Self.gateTitle)
         // Named as the user knows it, not by its id \(id).
@@ -465,8 +468,7 @@ import Testing
         try keys("echo CTRL-C-STILL-WORKS", literal: true)
         try keys("Enter")
         do {
-            // Up to the prompt after it: bash runs the prompt hook (a `touchgate gate`, which
-            // activates the session) before it prints PS1, and the events below must not race it.
+            // Up to the prompt after it, so the events below do not race the shell.
             try gateEventually("bash to run the next command and prompt again", timeout: 5) {
                 let screen = try pane()
                 let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -476,9 +478,9 @@ import Testing
             throw TestFailure("\(error); the pane:\n\(try pane())")
         }
 
-        // The session goes to the background (grace-seconds 0 locks it): the next prompt asks.
+        // The session goes to the background (grace-seconds 0 locks it): the next gate asks.
         try world.gateEvents(["will-resign-active", "did-enter-background"], session: id)
-        try keys("clear", literal: true)
+        try keys("'\(TestEnvironment.binary)' gate; clear", literal: true)
         try keys("Enter")
         try waitForPane(Self.gateTitle)
         // Enter only once the prompt reads: each prompt discards what was typed before it.

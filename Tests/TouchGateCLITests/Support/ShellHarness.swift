@@ -48,7 +48,8 @@ final class ShellHarness {
             let rc = "PS1='\(Self.prompt) '\nHISTFILE=/dev/null\n\(userLines)\n\(snippet)\n"
             let path = home.appendingPathComponent(".bashrc").path
             try rc.write(toFile: path, atomically: true, encoding: .utf8)
-            start = "env -u TMUX -u TMUX_PANE /bin/bash --noprofile --rcfile '\(path)' -i"
+            // HOME is the rc file's directory: the shell the snippet's owner starts (`bash -i`) reads it too.
+            start = "env -u TMUX -u TMUX_PANE HOME='\(home.path)' /bin/bash --noprofile --rcfile '\(path)' -i"
         }
         // Several shells run from a parent with job control, as from an interactive shell: it gives
         // each the terminal, and takes it back when one dies without handing it back (SIGKILL).

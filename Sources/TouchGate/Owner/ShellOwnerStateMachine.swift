@@ -1,0 +1,254 @@
+/// The decisions of `touchgate shell`, the terminal owner: when the inner program starts, when a
+/// key reaches it, when its output reaches the screen, when the gate covers the terminal, and
+/// how the owner ends.
+///
+/// The owner holds the user's terminal and runs the program on a pseudo-terminal of its own.
+/// While the session is locked nothing typed reaches the program and nothing it writes reaches
+/// the screen (it goes to the screen model only, which is drawn back after the unlock), whatever
+/// the program is: the lock does not depend on the program's cooperation, as a shell hook does.
+/// Pure, in the shape of swift-nio's state machines: each input returns the action the driver
+/// performs (``ShellOwner`` in `TouchGateOwner`); no I/O here.
+public struct ShellOwnerStateMachine: Sendable {
+    /// Why the owner asks whether the session is locked.
+    public enum CheckReason: Equatable, Sendable {
+        /// The owner starts: a new session, locked while the lock is on, asks before the program runs.
+        case launch
+        /// No input for `idle-seconds` since `idleSince`.
+        case idle(since: Double)
+        /// The watcher (suspend, screen lock) or a lifecycle event for the session asked.
+        case request
+    }
+
+    private enum State: Sendable {
+        /// Before the first check: nothing runs yet.
+        case idle
+        /// Asking the store whether the session is locked (`program` tells whether it runs yet).
+        case checking(CheckReason, programStarted: Bool, lastInput: Double)
+        /// The program runs and the terminal shows it; `lastInput` is the last key's time.
+        case open(lastInput: Double)
+        /// The gate holds the terminal; the program (if started) runs, reads no key and shows nothing.
+        case covered(programStarted: Bool)
+        /// The terminal is gone or the owner was told to end: the program was hung up; waiting for its end.
+        case hangingUp
+        case ended
+    }
+
+    private var state: State = .idle
+    /// The store's `idle-seconds` as of the last check (0: no idle lock).
+    private var idleSeconds: Int = 0
+
+    public init() {}
+
+    // MARK: - Start
+
+    public enum StartAction: Equatable, Sendable {
+        /// Record the launch, then ask the store whether the session is locked (``checked(locked:idleSeconds:now:)``).
+        case checkSession(CheckReason)
+    }
+
+    public mutating func start(now: Double) -> StartAction {
+        state = .checking(.launch, programStarted: false, lastInput: now)
+        return .checkSession(.launch)
+    }
+
+    // MARK: - The store's answer
+
+    public enum CheckAction: Equatable, Sendable {
+        /// Stop passing keys, keep output off the screen, blank the screen and run the gate.
+        case cover
+        /// The session may be shown: start the program (the first check only).
+        case startProgram
+        /// Nothing changes (an idle or requested check found the session unlocked).
+        case none
+    }
+
+    /// The answer to a ``CheckReason``: whether the session is locked, and the idle time the store has now.
+    /// A store that cannot be read counts as locked (the gate then runs offline, passcode only).
+    public mutating func checked(locked: Bool, idleSeconds: Int, now: Double) -> CheckAction {
+        self.idleSeconds = idleSeconds
+        guard case .checking(let reason, let started, let lastInput) = state else { return .none }
+        if locked {
+            state = .covered(programStarted: started)
+            return .cover
+        }
+        if !started {
+            state = .open(lastInput: now)
+            return .startProgram
+        }
+        // An idle check that found the lock off (or the idle time changed) starts the idle time again.
+        if case .idle = reason {
+            state = .open(lastInput: now)
+        } else {
+            state = .open(lastInput: lastInput)
+        }
+        return .none
+    }
+
+    // MARK: - The gate
+
+    public enum GateEndAction: Equatable, Sendable {
+        /// The unlock: start the program, now that the session may be shown.
+        case startProgram
+        /// The unlock: draw the program's screen back from the screen model and pass keys again.
+        case uncover
+        /// The gate ended without an unlock (killed, crashed): cover again, say so, and run a new
+        /// gate after `milliseconds`. Nothing of the session shows in between.
+        case gateAgain(afterMilliseconds: Int32)
+        /// The terminal is gone: hang up the program.
+        case hangUpProgram
+        /// Nothing: the owner is ending anyway.
+        case none
+    }
+
+    public mutating func gateEnded(unlocked: Bool, terminalGone: Bool, now: Double) -> GateEndAction {
+        guard case .covered(let started) = state else { return .none }
+        // The terminal is gone: ``hangUp()`` ends the owner (and the program, if it runs).
+        if terminalGone { return .hangUpProgram }
+        guard unlocked else { return .gateAgain(afterMilliseconds: 1000) }
+        state = .open(lastInput: now)
+        return started ? .uncover : .startProgram
+    }
+
+    // MARK: - Input and output
+
+    public enum InputAction: Equatable, Sendable {
+        /// Write the bytes to the program's terminal.
+        case relay
+        /// Drop them: the gate holds the terminal, or nothing runs yet.
+        case drop
+    }
+
+    /// Bytes typed at the outer terminal (focus reports already taken out).
+    public mutating func input(now: Double) -> InputAction {
+        guard case .open = state else { return .drop }
+        state = .open(lastInput: now)
+        return .relay
+    }
+
+    public enum OutputAction: Equatable, Sendable {
+        /// To the screen model and to the outer terminal.
+        case showAndRecord
+        /// To the screen model only: the gate holds the terminal.
+        case recordOnly
+    }
+
+    /// Bytes the program wrote.
+    public func output() -> OutputAction {
+        if case .open = state { return .showAndRecord }
+        return .recordOnly
+    }
+
+    /// When the idle lock is due: the last key plus `idle-seconds`, or `nil` (no idle lock, or
+    /// the terminal is not shown).
+    public var idleDeadline: Double? {
+        guard idleSeconds > 0, case .open(let lastInput) = state else { return nil }
+        return lastInput + Double(idleSeconds)
+    }
+
+    public enum TimerAction: Equatable, Sendable {
+        case checkSession(CheckReason)
+        case none
+    }
+
+    /// The timer woke at `now`: the idle lock when its time came.
+    public mutating func timerFired(now: Double) -> TimerAction {
+        guard let deadline = idleDeadline, case .open(let lastInput) = state, now >= deadline else { return .none }
+        state = .checking(.idle(since: lastInput), programStarted: true, lastInput: lastInput)
+        return .checkSession(.idle(since: lastInput))
+    }
+
+    // MARK: - Requests, focus, size
+
+    public enum RequestAction: Equatable, Sendable {
+        /// Ask the store (the session was marked locked, or sent to the background), then acknowledge.
+        case checkSession(CheckReason)
+        /// Already covered (or not started): acknowledge at once.
+        case acknowledge
+    }
+
+    /// The watcher or a lifecycle event asks the owner to look at the session now.
+    public mutating func lockRequested() -> RequestAction {
+        guard case .open(let lastInput) = state else { return .acknowledge }
+        state = .checking(.request, programStarted: true, lastInput: lastInput)
+        return .checkSession(.request)
+    }
+
+    public enum FocusAction: Equatable, Sendable {
+        case record(LifecycleEvent)
+        case none
+    }
+
+    /// A focus report of the outer terminal (mode 1004): focus out is will-resign-active, focus
+    /// in did-become-active, as tmux's focus hooks send them. Neither unlocks anything.
+    public func focusChanged(focused: Bool) -> FocusAction {
+        switch state {
+        case .open, .covered(programStarted: true), .checking(_, programStarted: true, _):
+            return .record(focused ? .didBecomeActive : .willResignActive)
+        default:
+            return .none
+        }
+    }
+
+    public enum ResizeAction: Equatable, Sendable {
+        /// Give the program's terminal and the screen model the outer size (the program redraws
+        /// into the model; while covered, nothing of it shows).
+        case resizeProgram
+        case none
+    }
+
+    public func resized() -> ResizeAction {
+        switch state {
+        case .ended, .hangingUp, .idle: .none
+        default: .resizeProgram
+        }
+    }
+
+    // MARK: - Ends
+
+    public enum HangUpAction: Equatable, Sendable {
+        /// Hang up the program (SIGHUP, as a terminal that closes) and end the gate, then wait for the program.
+        case hangUpProgram
+        /// Nothing runs: end now (the gate, if any, is ended).
+        case exit
+        case none
+    }
+
+    /// The outer terminal hung up, or the owner got SIGHUP or SIGTERM: the program ends as at a
+    /// terminal close, and nothing of it is ever shown again.
+    public mutating func hangUp() -> HangUpAction {
+        switch state {
+        case .ended, .hangingUp:
+            return .none
+        case .idle, .checking(_, programStarted: false, _), .covered(programStarted: false):
+            state = .ended
+            return .exit
+        default:
+            state = .hangingUp
+            return .hangUpProgram
+        }
+    }
+
+    public enum ProgramExitAction: Equatable, Sendable {
+        /// Write what is left of its output (when shown), give the terminal back and exit with its status.
+        case exit(showRemainingOutput: Bool)
+        /// End the gate first and clear the screen (nothing of the session shows), then exit with its status.
+        case endGateAndExit
+    }
+
+    /// The program ended (its status is the owner's).
+    public mutating func programExited() -> ProgramExitAction {
+        let previous = state
+        state = .ended
+        switch previous {
+        case .covered: return .endGateAndExit
+        case .open: return .exit(showRemainingOutput: true)
+        default: return .exit(showRemainingOutput: false)
+        }
+    }
+
+    /// Whether keys are read from the outer terminal now (the gate reads them while it runs).
+    public var readsInput: Bool {
+        if case .open = state { return true }
+        return false
+    }
+}

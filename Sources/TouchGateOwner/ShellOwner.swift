@@ -1,0 +1,469 @@
+import Glibc
+import TouchGate
+
+// The write end of the owner's signal pipe; a signal handler can only reach a global.
+nonisolated(unsafe) private var signalPipe: Int32 = -1
+
+private let signalHandler: @convention(c) (Int32) -> Void = { signal in
+    var byte = UInt8(truncatingIfNeeded: signal)
+    let saved = errno
+    _ = write(signalPipe, &byte, 1)
+    errno = saved
+}
+
+/// What `touchgate shell` needs from the CLI: the session and its store, the gate's command
+/// line, and the program.
+public struct ShellOwnerSession {
+    /// Asks the store whether the session is locked now (a store that fails answers `true`), and
+    /// the `idle-seconds` it has.
+    public var check: (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int)
+    /// Records a lifecycle event of the session (an event its state does not allow is skipped).
+    public var record: (LifecycleEvent) -> Void
+    /// The gate's command line (the path first): `touchgate gate --session ID`, with the store's options.
+    public var gate: [String]
+    /// The program's path, its argument vector and its environment.
+    public var path: String
+    public var argv: [String]
+    public var environment: [String]
+    /// The channel's listening socket (``OwnerChannel``), or -1.
+    public var channel: Int32
+
+    public init(check: @escaping (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int),
+                record: @escaping (LifecycleEvent) -> Void, gate: [String], path: String, argv: [String],
+                environment: [String], channel: Int32) {
+        self.check = check
+        self.record = record
+        self.gate = gate
+        self.path = path
+        self.argv = argv
+        self.environment = environment
+        self.channel = channel
+    }
+}
+
+/// The driver of a ``ShellOwnerStateMachine``: one loop (`poll`) over the outer terminal
+/// (standard input), the program's pseudo-terminal, a signal pipe and the owner's channel, with
+/// the idle time as its timeout. No process is started per command or per key: only the program
+/// and, while locked, the gate.
+public final class ShellOwner {
+    private let session: ShellOwnerSession
+    private var machine = ShellOwnerStateMachine()
+    private let outer = STDIN_FILENO
+    private let screenOut = STDOUT_FILENO
+    private var saved = termios()
+    private var haveSaved = false
+    private var terminal: PseudoTerminal?
+    private var screen: InnerScreen
+    private var focus = FocusReports()
+    private var gate: pid_t?
+    private var gateDueAt: Double?
+    /// Clients of the channel waiting for their answer until the cover is up.
+    private var waitingClients: [Int32] = []
+    private var pendingInput: [UInt8] = []
+    private var signalRead: Int32 = -1
+    private var exitStatus: Int32?
+    private var hangUpDeadline: Double?
+
+    public init(session: ShellOwnerSession) {
+        self.session = session
+        let size = PseudoTerminal.size(of: STDIN_FILENO)
+        screen = InnerScreen(rows: Int32(size.ws_row), columns: Int32(size.ws_col))
+    }
+
+    private var now: Double { WallClock().now }
+
+    /// Runs until the program ends; returns its exit status (128 + the signal that ended it).
+    public func run() -> Int32 {
+        installSignals()
+        signal(SIGPIPE, SIG_IGN)
+        holdTerminal()
+        defer { releaseTerminal() }
+        let start = machine.start(now: now)
+        switch start {
+        case .checkSession(let reason): check(reason)
+        }
+        while true {
+            if let status = exitStatus, terminal == nil { return status }
+            step()
+        }
+    }
+
+    // MARK: - The terminal
+
+    private func holdTerminal() {
+        if tcgetattr(outer, &saved) == 0 {
+            haveSaved = true
+            applyRawMode()
+        }
+        writeText(FocusReports.enable)
+    }
+
+    /// The outer terminal in raw mode: every key is a byte for the program (Ctrl-C included: the
+    /// program's own terminal turns it into its signal), nothing echoes here.
+    private func applyRawMode() {
+        guard haveSaved else { return }
+        var raw = saved
+        cfmakeraw(&raw)
+        tcsetattr(outer, TCSADRAIN, &raw)
+    }
+
+    private func releaseTerminal() {
+        writeText(FocusReports.disable)
+        if haveSaved { tcsetattr(outer, TCSADRAIN, &saved) }
+    }
+
+    private func writeText(_ text: String) { writeAll(screenOut, text) }
+
+    private func writeBytes(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(screenOut, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    var descriptor = pollfd(fd: screenOut, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&descriptor, 1, 100)
+                    continue
+                }
+                return
+            }
+            offset += written
+        }
+    }
+
+    private var terminalGone: Bool {
+        var modes = termios()
+        return tcgetattr(outer, &modes) != 0 && (errno == EIO || errno == ENOTTY || errno == EBADF)
+    }
+
+    // MARK: - Signals
+
+    private func installSignals() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        signalRead = ends[0]
+        signalPipe = ends[1]
+        for number in [SIGCHLD, SIGWINCH, SIGTERM, SIGHUP] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = signalHandler
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(number, &action, nil)
+        }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for number in [SIGCHLD, SIGWINCH, SIGTERM, SIGHUP] { sigaddset(&unblocked, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+    }
+
+    // MARK: - The loop
+
+    private func step() {
+        var descriptors: [pollfd] = []
+        func watch(_ descriptor: Int32, _ events: Int32) -> Int? {
+            guard descriptor >= 0 else { return nil }
+            descriptors.append(pollfd(fd: descriptor, events: Int16(events), revents: 0))
+            return descriptors.count - 1
+        }
+        let signals = watch(signalRead, POLLIN)
+        let channel = watch(session.channel, POLLIN)
+        let input = machine.readsInput && pendingInput.isEmpty ? watch(outer, POLLIN) : nil
+        let master = terminal.map { watch($0.master, POLLIN | (pendingInput.isEmpty ? 0 : POLLOUT)) } ?? nil
+        var deadline = [machine.idleDeadline, gateDueAt, hangUpDeadline].compactMap { $0 }.min()
+        if terminal == nil, exitStatus != nil { deadline = now }
+        let timeout: Int32 = deadline.map { Int32(clamping: Int(max(0, ($0 - now) * 1000).rounded(.up))) } ?? -1
+        let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+        if ready < 0, errno != EINTR { hangUp(); return }
+
+        if let signals, descriptors[signals].revents != 0 { handleSignals() }
+        if let channel, descriptors[channel].revents & Int16(POLLIN) != 0 { acceptClients() }
+        if let master, terminal != nil {
+            let events = descriptors[master].revents
+            if events & Int16(POLLOUT) != 0 { flushInput() }
+            if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readProgram() }
+        }
+        if let input, descriptors[input].revents != 0 { readOuter(descriptors[input].revents) }
+        timers()
+    }
+
+    private func timers() {
+        let time = now
+        if let due = gateDueAt, time >= due {
+            gateDueAt = nil
+            startGate()
+        }
+        if let deadline = hangUpDeadline, time >= deadline, let terminal {
+            // The program did not end at the hang-up: it ends now, with everything it started.
+            kill(-terminal.program, SIGKILL)
+            kill(terminal.program, SIGKILL)
+            hangUpDeadline = nil
+        }
+        if let deadline = machine.idleDeadline, time >= deadline {
+            switch machine.timerFired(now: time) {
+            case .checkSession(let reason): check(reason)
+            case .none: break
+            }
+        }
+    }
+
+    private func handleSignals() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count = read(signalRead, &bytes, bytes.count)
+            guard count > 0 else { break }
+            for byte in bytes.prefix(count) {
+                switch Int32(byte) {
+                case SIGCHLD: reapChildren()
+                case SIGWINCH:
+                    if machine.resized() == .resizeProgram { resize() }
+                case SIGTERM, SIGHUP: hangUp()
+                default: break
+                }
+            }
+        }
+        // A child may end between two signals' deliveries: look again whatever came.
+        reapChildren()
+    }
+
+    private func resize() {
+        let size = PseudoTerminal.size(of: outer)
+        terminal?.resize(size)
+        screen.resize(rows: Int32(size.ws_row), columns: Int32(size.ws_col))
+    }
+
+    // MARK: - Input
+
+    private func readOuter(_ events: Int16) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(outer, &buffer, buffer.count)
+        if count < 0, errno == EINTR || errno == EAGAIN { return }
+        guard count > 0 else {
+            // End of file or EIO: the terminal hung up.
+            hangUp()
+            return
+        }
+        let filtered = focus.filter(buffer[0..<count])
+        explicit_bzero(&buffer, buffer.count)
+        if let focused = filtered.focus, case .record(let event) = machine.focusChanged(focused: focused) {
+            session.record(event)
+        }
+        guard !filtered.bytes.isEmpty else { return }
+        switch machine.input(now: now) {
+        case .relay:
+            pendingInput += filtered.bytes
+            flushInput()
+        case .drop:
+            break
+        }
+    }
+
+    private func flushInput() {
+        guard let terminal, !pendingInput.isEmpty else { return }
+        let written = pendingInput.withUnsafeBytes { write(terminal.master, $0.baseAddress, $0.count) }
+        if written > 0 { pendingInput.removeFirst(written) }
+    }
+
+    // MARK: - Output
+
+    private func readProgram() {
+        guard let terminal else { return }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(terminal.master, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            buffer.withUnsafeBytes { all in
+                let bytes = UnsafeRawBufferPointer(rebasing: all[0..<count])
+                screen.write(bytes)
+                switch machine.output() {
+                case .showAndRecord:
+                    writeBytes(bytes)
+                    if focus.programWrote(bytes) { writeText(FocusReports.enable) }
+                    _ = screen.takeAnswers()
+                case .recordOnly:
+                    _ = focus.programWrote(bytes)
+                    // The outer terminal cannot answer the program's questions now: the model does.
+                    let answers = screen.takeAnswers()
+                    if !answers.isEmpty { answers.withUnsafeBytes { _ = write(terminal.master, $0.baseAddress, $0.count) } }
+                }
+            }
+            if count < buffer.count { return }
+        }
+    }
+
+    // MARK: - Checks and the gate
+
+    private func check(_ reason: ShellOwnerStateMachine.CheckReason) {
+        let answer = session.check(reason)
+        switch machine.checked(locked: answer.locked, idleSeconds: answer.idleSeconds, now: now) {
+        case .cover: cover()
+        case .startProgram: startProgram()
+        case .none: break
+        }
+        answerClients()
+    }
+
+    /// Keys stop at once (none waiting is delivered), the screen is blanked, and the gate runs.
+    private func cover() {
+        pendingInput.removeAll()
+        writeText(FocusReports.disable + "\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[3J")
+        startGate()
+    }
+
+    private func startGate() {
+        // The gate gets the terminal's own modes back (output processing, the line discipline it
+        // edits answers in), with the signal keys off: a Ctrl-C before the gate's first
+        // instruction must not end it. It restores these when it unlocks; the owner's raw mode
+        // comes back after it, however it ended.
+        if haveSaved {
+            var modes = saved
+            modes.c_lflag &= ~tcflag_t(ISIG)
+            tcsetattr(outer, TCSADRAIN, &modes)
+        }
+        var arguments: [UnsafeMutablePointer<CChar>?] = session.gate.map { strdup($0) } + [nil]
+        defer { for pointer in arguments { free(pointer) } }
+        var pid: pid_t = 0
+        // Every signal at its default: the gate ignores Ctrl-C, Ctrl-\ and Ctrl-Z itself from its first instruction.
+        let status = SpawnAttributes.clean { attributes in
+            posix_spawn(&pid, session.gate[0], nil, attributes, &arguments, environ)
+        }
+        if status == 0 {
+            gate = pid
+        } else {
+            // No gate could start: the cover stays up and it is tried again.
+            gateDueAt = now + 1
+        }
+    }
+
+    private func gateEnded(_ status: Int32) {
+        gate = nil
+        let unlocked = status == 0
+        let gone = terminalGone
+        if !unlocked { applyRawMode() }
+        switch machine.gateEnded(unlocked: unlocked, terminalGone: gone, now: now) {
+        case .startProgram:
+            applyRawMode()
+            writeText(FocusReports.enable)
+            startProgram()
+        case .uncover:
+            applyRawMode()
+            resize()
+            let drawing = screen.redrawSequence()
+            drawing.withUnsafeBytes { writeBytes($0) }
+            writeText(FocusReports.enable)
+            if focus.programWantsReports { pendingInput += Array("\u{1B}[I".utf8); flushInput() }
+        case .gateAgain(let milliseconds):
+            writeText("\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[3J"
+                      + "touchgate: the gate ended without an unlock (exit \(status)); it starts again.\r\n")
+            gateDueAt = now + Double(milliseconds) / 1000
+        case .hangUpProgram:
+            hangUp()
+        case .none:
+            if terminal == nil { exitStatus = exitStatus ?? 129 }
+        }
+    }
+
+    // MARK: - The program
+
+    private func startProgram() {
+        let size = PseudoTerminal.size(of: outer)
+        screen.resize(rows: Int32(size.ws_row), columns: Int32(size.ws_col))
+        do {
+            terminal = try PseudoTerminal.start(path: session.path, argv: session.argv,
+                                                environment: session.environment, size: size)
+        } catch {
+            releaseTerminal()
+            writeAll(STDERR_FILENO, "touchgate: shell: cannot start \(TerminalText.sanitized(session.path)): \(error)\n")
+            exitStatus = 127
+        }
+    }
+
+    private func reapChildren() {
+        var status: Int32 = 0
+        if let gate, waitpid(gate, &status, WNOHANG) == gate {
+            gateEnded(exitCode(status))
+        }
+        if let terminal, waitpid(terminal.program, &status, WNOHANG) == terminal.program {
+            programEnded(exitCode(status))
+        }
+    }
+
+    private func exitCode(_ status: Int32) -> Int32 {
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
+    private func programEnded(_ status: Int32) {
+        switch machine.programExited() {
+        case .exit(let show):
+            if show { readProgram() }
+        case .endGateAndExit:
+            endGate()
+            // Nothing of the session shows after the gate, which put back the screen it covered.
+            writeText("\u{1B}[?1049l\u{1B}[H\u{1B}[2J\u{1B}[3J")
+        }
+        if let terminal { close(terminal.master) }
+        terminal = nil
+        exitStatus = status
+    }
+
+    private func endGate() {
+        guard let gate else { return }
+        kill(gate, SIGTERM)
+        var status: Int32 = 0
+        let deadline = now + 2
+        while waitpid(gate, &status, WNOHANG) == 0 {
+            if now >= deadline {
+                kill(gate, SIGKILL)
+                _ = waitpid(gate, &status, 0)
+                break
+            }
+            usleep(5_000)
+        }
+        self.gate = nil
+        gateDueAt = nil
+    }
+
+    /// The terminal is gone, or the owner was told to end: the program is hung up as at a
+    /// terminal close (its session's terminal hangs up, SIGHUP to it), and never shown again.
+    private func hangUp() {
+        switch machine.hangUp() {
+        case .hangUpProgram:
+            pendingInput.removeAll()
+            endGate()
+            if let terminal {
+                kill(terminal.program, SIGHUP)
+                kill(terminal.program, SIGCONT)
+                close(terminal.master)
+                self.terminal = PseudoTerminal(master: -1, program: terminal.program)
+                hangUpDeadline = now + 3
+            }
+        case .exit:
+            endGate()
+            exitStatus = 129
+        case .none:
+            break
+        }
+    }
+
+    // MARK: - The channel
+
+    private func acceptClients() {
+        while case let client = OwnerChannel.accept(session.channel), client >= 0 {
+            waitingClients.append(client)
+            switch machine.lockRequested() {
+            case .checkSession(let reason): check(reason)
+            case .acknowledge: answerClients()
+            }
+        }
+    }
+
+    private func answerClients() {
+        for client in waitingClients { OwnerChannel.acknowledge(client) }
+        waitingClients.removeAll()
+    }
+}

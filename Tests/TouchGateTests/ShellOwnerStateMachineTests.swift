@@ -1,0 +1,115 @@
+import Testing
+@testable import TouchGate
+
+/// ``ShellOwnerStateMachine`` on its own, with a set clock: what `touchgate shell` does for each
+/// input, and that nothing but the gate's unlock lets a key or the program's output through.
+@Suite struct ShellOwnerStateMachineTests {
+    /// A machine whose program runs, shown, with `idle` seconds of idle lock; the last key at 100.
+    static func open(idle: Int = 0) -> ShellOwnerStateMachine {
+        var machine = ShellOwnerStateMachine()
+        #expect(machine.start(now: 100) == .checkSession(.launch))
+        #expect(machine.checked(locked: false, idleSeconds: idle, now: 100) == .startProgram)
+        #expect(machine.readsInput)
+        return machine
+    }
+
+    @Test func aLockedLaunchAsksBeforeTheProgramStarts() {
+        var machine = ShellOwnerStateMachine()
+        #expect(machine.start(now: 0) == .checkSession(.launch))
+        // Nothing is read or shown while the store is asked, or while the gate runs.
+        #expect(!machine.readsInput)
+        #expect(machine.checked(locked: true, idleSeconds: 0, now: 0) == .cover)
+        #expect(machine.input(now: 1) == .drop)
+        #expect(!machine.readsInput)
+        // A gate that ends without an unlock is run again; the program still has not started.
+        #expect(machine.gateEnded(unlocked: false, terminalGone: false, now: 2) == .gateAgain(afterMilliseconds: 1000))
+        #expect(machine.gateEnded(unlocked: true, terminalGone: false, now: 3) == .startProgram)
+        #expect(machine.readsInput)
+        #expect(machine.input(now: 4) == .relay)
+    }
+
+    @Test func theIdleLockIsDueFromTheLastKeyNotAtTheNextOne() {
+        var machine = Self.open(idle: 60)
+        #expect(machine.idleDeadline == 160)
+        #expect(machine.input(now: 130) == .relay)
+        #expect(machine.idleDeadline == 190)
+        #expect(machine.timerFired(now: 189) == .none)
+        #expect(machine.timerFired(now: 190) == .checkSession(.idle(since: 130)))
+        #expect(!machine.readsInput)
+        #expect(machine.output() == .recordOnly)
+        #expect(machine.checked(locked: true, idleSeconds: 60, now: 190) == .cover)
+        #expect(machine.idleDeadline == nil)
+        #expect(machine.gateEnded(unlocked: true, terminalGone: false, now: 300) == .uncover)
+        #expect(machine.idleDeadline == 360)
+    }
+
+    @Test func anIdleCheckThatFindsNoLockStartsTheIdleTimeAgain() {
+        var machine = Self.open(idle: 10)
+        #expect(machine.timerFired(now: 110) == .checkSession(.idle(since: 100)))
+        #expect(machine.checked(locked: false, idleSeconds: 10, now: 110) == .none)
+        #expect(machine.idleDeadline == 120)
+        #expect(machine.output() == .showAndRecord)
+    }
+
+    @Test func whileCoveredNothingPassesAndOutputGoesToTheModelOnly() {
+        var machine = Self.open()
+        #expect(machine.lockRequested() == .checkSession(.request))
+        #expect(machine.checked(locked: true, idleSeconds: 0, now: 101) == .cover)
+        #expect(machine.input(now: 102) == .drop)
+        #expect(machine.output() == .recordOnly)
+        // A second request while covered is answered at once; a resize still reaches the program.
+        #expect(machine.lockRequested() == .acknowledge)
+        #expect(machine.resized() == .resizeProgram)
+        // A focus change is recorded (it unlocks nothing).
+        #expect(machine.focusChanged(focused: true) == .record(.didBecomeActive))
+        #expect(machine.input(now: 103) == .drop)
+    }
+
+    @Test func aTerminalGoneAtTheGateHangsUpTheProgramAndNeverUncovers() {
+        var machine = Self.open()
+        _ = machine.lockRequested()
+        _ = machine.checked(locked: true, idleSeconds: 0, now: 101)
+        #expect(machine.gateEnded(unlocked: false, terminalGone: true, now: 102) == .hangUpProgram)
+        #expect(machine.hangUp() == .hangUpProgram)
+        #expect(machine.input(now: 103) == .drop)
+        #expect(machine.output() == .recordOnly)
+        #expect(machine.gateEnded(unlocked: true, terminalGone: false, now: 104) == .none)
+        #expect(machine.programExited() == .exit(showRemainingOutput: false))
+    }
+
+    @Test func theProgramEndingWhileCoveredEndsTheGateAndShowsNothing() {
+        var machine = Self.open()
+        _ = machine.lockRequested()
+        _ = machine.checked(locked: true, idleSeconds: 0, now: 101)
+        #expect(machine.programExited() == .endGateAndExit)
+        var shown = Self.open()
+        #expect(shown.programExited() == .exit(showRemainingOutput: true))
+    }
+
+    @Test func aHangUpBeforeTheProgramStartsEndsTheOwner() {
+        var machine = ShellOwnerStateMachine()
+        _ = machine.start(now: 0)
+        _ = machine.checked(locked: true, idleSeconds: 0, now: 0)
+        #expect(machine.hangUp() == .exit)
+        #expect(machine.hangUp() == .none)
+    }
+
+    @Test func focusReportsAreTakenOutOfTheInputUnlessTheProgramAskedForThem() {
+        var reports = FocusReports()
+        let typed: [UInt8] = Array("a\u{1B}[Ob\u{1B}[Ic".utf8)
+        let filtered = reports.filter(typed[...])
+        #expect(filtered.bytes == Array("abc".utf8))
+        #expect(filtered.focus == true)
+        // The program turns the mode on: reports pass through to it as well.
+        let on = Array("x\u{1B}[?1004hy".utf8)
+        #expect(on.withUnsafeBytes { reports.programWrote($0) } == false)
+        #expect(reports.programWantsReports)
+        #expect(reports.filter(typed[...]).bytes == typed)
+        // It turns the mode off (at its exit): the owner must turn it on again.
+        let off = Array("\u{1B}[?1004l".utf8)
+        #expect(off.withUnsafeBytes { reports.programWrote($0) } == true)
+        #expect(!reports.programWantsReports)
+        // An Escape alone is a key, not held back.
+        #expect(reports.filter([0x1B][...]).bytes == [0x1B])
+    }
+}
