@@ -108,15 +108,22 @@ extension Runner {
         ]
     }
 
-    /// What the user knows the session by: the tmux session's name (asked of its server, whose
-    /// socket the hooks recorded or `$TMUX` names), the terminal of a shell, else the id itself.
+    /// What the user knows the session by: the tmux session's name (asked of the server whose pid
+    /// the id names, through the socket the hooks recorded or `$TMUX` names, else through the
+    /// account's sockets in tmux's directory), the terminal of a shell, else the id itself.
     func sessionLabel(_ id: String, socket recorded: String? = nil) -> String {
         if id.hasPrefix("tmux-"), let dollar = id.lastIndex(of: "$") {
-            let socket = recorded ?? environment["TMUX"].flatMap { $0.split(separator: ",").first.map(String.init) }
-            if let socket, !socket.isEmpty,
-               let name = firstOutputLine("tmux", ["-S", socket, "display-message", "-p", "-t", String(id[dollar...]),
-                                                   "#{session_name}"]) {
-                return "tmux session \"\(name)\""
+            // The server is the one whose pid the id names: the recorded socket or `$TMUX`'s, else
+            // (a session the hooks have not recorded yet, as at its launch) the account's sockets.
+            let serverPID = String(id.dropFirst("tmux-".count).prefix { $0.isNumber })
+            let named = recorded ?? environment["TMUX"].flatMap { $0.split(separator: ",").first.map(String.init) }
+            let sockets = (named.map { [$0] } ?? [])
+                + TmuxSocketDirectory.sockets(uid: geteuid(), tmuxTemporaryDirectory: environment["TMUX_TMPDIR"])
+            for socket in sockets where !socket.isEmpty {
+                guard let line = firstOutputLine("tmux", ["-S", socket, "display-message", "-p", "-t", String(id[dollar...]),
+                                                          "#{pid} #{session_name}"]),
+                      line.hasPrefix(serverPID + " ") else { continue }
+                return "tmux session \"\(line.dropFirst(serverPID.count + 1))\""
             }
             return id
         }

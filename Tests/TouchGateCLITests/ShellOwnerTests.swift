@@ -64,7 +64,9 @@ import Testing
         try owner.start()
         try Self.waitForGate(owner)
         let (session, _) = try owner.owner()
-        #expect(try owner.screen().contains("session: \(session)"))
+        // Named by the terminal it is on, never by the internal id.
+        let cover = try owner.screen()
+        #expect(cover.contains("session: the shell on /dev/") && !cover.contains(session), "\(cover)")
         // Nothing of the shell runs before the unlock: not even its prompt.
         #expect(!(try owner.screen().contains(OwnerHarness.prompt)))
         try Self.unlock(owner)
@@ -206,8 +208,12 @@ import Testing
         try owner.waitForPrompt()
         let pidFile = Self.markPath(world, "inner-pid")
         try owner.typeLine("echo $$ > '\(pidFile)'")
-        try gateEventually("the shell's pid") { Self.exists(world, "inner-pid") }
-        let inner = pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))!
+        // The file exists once the shell opened it, and holds the pid once it wrote the line.
+        func innerPID() -> pid_t? {
+            (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        try gateEventually("the shell's pid") { innerPID() != nil }
+        let inner = try #require(innerPID())
         let (_, ownerPID) = try owner.owner()
         #expect(kill(inner, 0) == 0)
         kill(ownerPID, SIGKILL)
@@ -223,8 +229,12 @@ import Testing
         try owner.waitForPrompt()
         let pidFile = Self.markPath(world, "inner-pid")
         try owner.typeLine("echo $$ > '\(pidFile)'")
-        try gateEventually("the shell's pid") { Self.exists(world, "inner-pid") }
-        let inner = pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))!
+        // The file exists once the shell opened it, and holds the pid once it wrote the line.
+        func innerPID() -> pid_t? {
+            (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        try gateEventually("the shell's pid") { innerPID() != nil }
+        let inner = try #require(innerPID())
         let (_, ownerPID) = try owner.owner()
         // The pane's terminal closes under the owner (tmux hangs it up).
         try owner.tmux(["kill-pane", "-t", "o"])

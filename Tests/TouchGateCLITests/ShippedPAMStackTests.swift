@@ -8,6 +8,10 @@ import Testing
 /// libpam reads `@include`d files from `/etc/pam.d` even under `pam_start_confdir`, so the
 /// Debian-shaped common-auth is bind-mounted over `/etc/pam.d/common-auth` in a private mount
 /// namespace (as root, as CI runs): the machine's own file is never touched.
+///
+/// A suite inside ``FingerprintTests`` (serialized): it shares the one virtual reader, which a
+/// second verify at the same time would find busy.
+extension FingerprintTests {
 @Suite(.serialized) struct ShippedPAMStackTests {
     /// Debian's common-auth with fingerprint login enabled, as pam-auth-update writes it.
     static let debianCommonAuth = """
@@ -115,4 +119,5 @@ import Testing
         let pane = try tmux.innerPane("a")
         #expect(!pane.contains("Password:"), "\(pane)")
     }
+}
 }

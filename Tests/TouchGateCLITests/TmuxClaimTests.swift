@@ -8,16 +8,15 @@ import Testing
     typealias T = TmuxGateTests
 
     /// A world with the lock on, and an inner tmux server whose session `w` (made with
-    /// `new-session -d`, as scripts and systemd-started servers do) runs an interactive bash that
-    /// loads `touchgate shell-init bash`: its first prompt runs the pane's own gate.
+    /// `new-session -d`, as scripts and systemd-started servers do) runs an interactive bash
+    /// whose rc file runs `touchgate gate` in the pane (the session from `$TMUX`), as a user or a
+    /// script in a pane may: a gate that holds the prompt before any client exists, behind
+    /// the session's clients.
     static func paneGateSession() throws -> (TestEnvironment, TmuxHarness, String) {
         let world = try TestEnvironment()
         try world.enableAndEnroll()
         let rc = world.directory.appendingPathComponent("bashrc").path
-        let snippet = try TestEnvironment.execute(TestEnvironment.binary, ["shell-init", "bash"],
-                                                  environment: TmuxHarness.environment(of: world))
-        guard snippet.status == 0 else { throw TestFailure("shell-init failed: \(snippet)") }
-        try ("PS1='READY$ '\n" + snippet.stdout).write(toFile: rc, atomically: true, encoding: .utf8)
+        try "PS1='READY$ '\n'\(TestEnvironment.binary)' gate\n".write(toFile: rc, atomically: true, encoding: .utf8)
         let tmux = try TmuxHarness(world: world)
         try tmux.startInnerSession("w", command: "printf '\(T.marker)\\n'; exec /bin/bash --noprofile --rcfile '\(rc)' -i")
         let id = try tmux.sessionID("w")
@@ -153,9 +152,10 @@ import Testing
         try tmux.typeLine(T.finger, pane: "o")
         try tmux.waitForScreen(containing: "READY$", pane: "o")
         try tmux.waitForScreen(containing: "READY$", pane: "o2")
-        Thread.sleep(forTimeInterval: 1.5)
-        // A command typed after the idle time: the pane's gate locks the session, and with it every client.
-        try tmux.typeLine("echo IDLE-COMMAND-RAN", pane: "o")
+        // A gate in the pane that finds the session idle for longer than idle-seconds: it locks
+        // the session, and with it every client, not only the pane it runs in.
+        let since = Int(Date().timeIntervalSince1970) - 5
+        try tmux.typeLine("'\(TestEnvironment.binary)' gate --idle-since \(since) && echo IDLE-COMMAND-RAN", pane: "o")
         try gateEventually("the session locked") { try world.gateSessionStatus(id)?.locked == true }
         try gateEventually("a client's gate holding the prompt") {
             try world.sqlite("SELECT prompt_kind FROM sessions WHERE id = '\(id)'") == "gate"

@@ -38,4 +38,11 @@ final class ModulePrompts: PromptSource {
     func show(_ message: String) {
         channel.send(.info, text: TerminalText.sanitized(message))
     }
+
+    /// Words each ``PromptEvent`` as info lines to the host, as the CLI does at a terminal.
+    var wording: (PromptEvent) -> [String] = PromptWording.lines(for:)
+
+    func notify(_ event: PromptEvent) {
+        for line in wording(event) { show(line) }
+    }
 }

@@ -50,6 +50,7 @@ public enum PAMHelper {
         let store = try Store(path: path)
         let remote = request.remote
         let terminal = remote == nil ? request.openTerminal() : nil
+        terminal?.wording = PromptWording.lines(for:)
         let prompts: any PromptSource = terminal ?? ModulePrompts(channel: channel)
         let base = PAMCredentialChecker(terminal: request.terminalPath ?? (request.terminal.isEmpty ? nil : request.terminal),
                                         remoteHost: remote)

@@ -1,10 +1,11 @@
-import TouchGate
-
-/// The CLI's sentences for what an evaluation tells its prompt source (``PromptEvent``): the
-/// library says which try of which factor and what is left, the CLI says it to the person.
-enum PromptWording {
+/// touchgate's own sentences for what an evaluation tells its prompt source (``PromptEvent``).
+///
+/// The machines say which try of which factor and what is left, never how to say it; a front end
+/// that shows them to a person (the CLI, the PAM helper) opts in by setting a prompt source's
+/// `wording` to ``lines(for:)``, and a library user may word them otherwise or not at all.
+public enum PromptWording {
     /// The lines shown for `event` (with the next prompt).
-    static func lines(for event: PromptEvent) -> [String] {
+    public static func lines(for event: PromptEvent) -> [String] {
         switch event {
         case .tryStarted(let step):
             // The reason and the keys, once per factor and evaluation: at its first try.
@@ -26,7 +27,7 @@ enum PromptWording {
     }
 
     /// "Wrong passcode; 3 tries left before a wait of 60 s." and the like.
-    static func wrongTry(_ factor: Factor, _ left: AttemptsLeft) -> String {
+    public static func wrongTry(_ factor: Factor, _ left: AttemptsLeft) -> String {
         switch factor {
         case .passcode:
             guard let tries = left.beforeStop, let delay = left.delaySeconds else { return "Wrong passcode." }
