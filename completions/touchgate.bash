@@ -12,7 +12,7 @@ _touchgate() {
     for (( i = 1; i < COMP_CWORD; i++ )); do
         word=${COMP_WORDS[i]}
         case $word in
-            --store|--store-id|--user|--pam-confdir|--reason|--session|--policy|--limit|--idle-since)
+            --store|--store-id|--user|--pam-confdir|--reason|--session|--policy|--limit|--idle-since|--tmux-socket)
                 [[ ${COMP_WORDS[i+1]-} == = ]] && (( i++ ))
                 (( i++ )) ;;
             -*) ;;
@@ -29,6 +29,7 @@ _touchgate() {
         --policy) COMPREPLY=($(compgen -W "biometrics device-owner" -- "$cur")); return ;;
         --limit) :; return ;;
         --idle-since) :; return ;;
+        --tmux-socket) :; return ;;
     esac
     key=$command
     if [[ $command == config ]]; then
@@ -60,7 +61,7 @@ _touchgate() {
             "config set") options+=" --reason --no-interaction --session" ;;
             "log") options+=" --limit" ;;
             "event") options+=" --session" ;;
-            "gate") options+=" --session --lock --idle-since" ;;
+            "gate") options+=" --session --lock --idle-since --tmux-socket" ;;
             "watch") options+=" --unit" ;;
             "help") options+=" --man" ;;
         esac

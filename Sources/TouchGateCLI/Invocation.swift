@@ -84,6 +84,9 @@ public struct GateOptions: Equatable, Sendable {
     /// `--idle-since EPOCH`: the shell has been idle since then; past `idle-seconds` that counts
     /// as a trip to the background that began then.
     public var idleSince: Double?
+    /// `--tmux-socket PATH`: the socket of the session's tmux server, from tmux's lock-command,
+    /// for a session the hooks have not recorded yet (its launch).
+    public var tmuxSocket: String?
 
     public init() {}
 }

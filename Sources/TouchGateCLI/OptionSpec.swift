@@ -63,6 +63,8 @@ public struct OptionSpec: Equatable, Sendable {
     static let lock = OptionSpec("--lock", "a lock request (tmux's lock-command): lock unless back within the grace period")
     static let idleSince = OptionSpec("--idle-since", value: "EPOCH",
         "the shell has been idle since then: idle-seconds or more count as a trip to the background")
+    static let tmuxSocket = OptionSpec("--tmux-socket", value: "PATH",
+        "the socket of the tmux server the session lives in (tmux's lock-command names it), to name the session and lock its clients")
     static let unit = OptionSpec("--unit", "print the systemd user unit (touchgate-watch.service) instead of watching")
     static let man = OptionSpec("--man", "print the manual page touchgate(1) in roff")
 

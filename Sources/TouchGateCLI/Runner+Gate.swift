@@ -34,7 +34,7 @@ extension Runner {
         }
         guard locked else { return .success }
         // A tmux session is locked on every client that shows it, not only where this gate runs.
-        lockTmuxClients(of: id, store: store)
+        lockTmuxClients(of: id, store: store, socket: options.tmuxSocket)
         guard let prompts = makePromptSource() else { return ExitCode(.notInteractive) }
         let context = AuthContext(
             user: name, store: store, session: id,
@@ -48,7 +48,7 @@ extension Runner {
         let inPane = environment["TMUX_PANE"] != nil && environment["TMUX"].flatMap(tmuxSessionID) == id
         let gate = Gate(store: store, session: id, context: context, scripted: invocation.answersFromStandardInput,
                         kind: inPane ? .tmuxPane : .gate)
-        let label = sessionLabel(id, socket: existing?.tmuxSocket)
+        let label = sessionLabel(id, socket: existing?.tmuxSocket ?? options.tmuxSocket)
         gate.reason = "unlock " + (label == id ? "session \(id.escapedForMessage)" : label.escapedForMessage)
         let end: GateEnd
         do {

@@ -56,9 +56,10 @@ extension Runner {
     ///
     /// The shell ignores SIGINT, SIGQUIT and SIGTSTP, and each gate inherits that, so a key held
     /// down while the lock starts cannot end it before it takes the terminal.
-    func lockCommand(_ touchgate: String, session: String?) -> String {
+    func lockCommand(_ touchgate: String, session: String?, socket: String? = nil) -> String {
         var gate = "\(touchgate) gate --lock"
         if let session { gate += " --session " + session }
+        if let socket { gate += " --tmux-socket " + socket }
         return "trap '' INT QUIT TSTP; until \(gate); do s=$?; { true </dev/tty; } 2>/dev/null || exit 4; "
             + "printf '\(Self.recoverText)' \"$s\" >/dev/tty 2>/dev/null; sleep 1; done"
     }
@@ -91,7 +92,7 @@ extension Runner {
             }.joined(separator: "\n")
         }
         // Single quotes keep the shell from touching the '$' of a tmux session id.
-        let sessionLock = lockCommand(command, session: "'tmux-#{pid}-#{session_id}'")
+        let sessionLock = lockCommand(command, session: "'tmux-#{pid}-#{session_id}'", socket: "'#{socket_path}'")
         // tmux never runs lock-command for a control-mode client (`tmux -C`): it has no terminal
         // of its own to run it in. Such a client stays attached only while the lock is known to
         // be off; any other answer (on, or the store unreadable) detaches it.
@@ -179,17 +180,18 @@ extension Runner {
     /// Locks every client of tmux session `id` (`tmux-<server pid>-$<n>`) once a gate found it
     /// locked, so a lock that one client or one pane met (a pane's idle time, a `lock-client`)
     /// covers every terminal that shows the session: `tmux lock-session`, through the socket the
-    /// store recorded for it, else the one `$TMUX` names when it is this session's. A client
+    /// store recorded for it, else `named` (the lock-command's `--tmux-socket`), else the one
+    /// `$TMUX` names when it is this session's. A client
     /// that is locked already is left as it is, so this is safe to repeat. The server gets 2 s to
     /// answer; nothing it says reaches the terminal.
-    func lockTmuxClients(of id: String, store: Store) {
+    func lockTmuxClients(of id: String, store: Store, socket named: String? = nil) {
         guard id.hasPrefix("tmux-"), let dollar = id.lastIndex(of: "$") else { return }
         let target = String(id[dollar...])
         let fromTMUX = environment["TMUX"].flatMap { value -> String? in
             guard tmuxSessionID(value) == id, let socket = value.split(separator: ",").first else { return nil }
             return String(socket)
         }
-        guard let socket = ((try? store.session(id))?.flatMap(\.tmuxSocket)) ?? fromTMUX, socket.hasPrefix("/") else { return }
+        guard let socket = ((try? store.session(id))?.flatMap(\.tmuxSocket)) ?? named ?? fromTMUX, socket.hasPrefix("/") else { return }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
