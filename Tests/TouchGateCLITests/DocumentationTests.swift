@@ -55,6 +55,18 @@ import TouchGateCLI
 
     /// The hand-written sections cover what the library defines: every config key has its entry
     /// under CONFIGURATION, every lifecycle event under LIFECYCLE; every command is under COMMANDS.
+    /// A section file that `ManPageSections` does not name would be embedded and never printed.
+    @Test func manPageHoldsEverySectionFile() throws {
+        let folder = TestEnvironment.packageRoot.appendingPathComponent("man/sections")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".roff") }
+        #expect(!names.isEmpty, "no section files in \(folder.path)")
+        let page = try TestEnvironment().run(["help", "--man"]).stdout
+        for name in names {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            #expect(page.contains(text), "man/sections/\(name) is not in `touchgate help --man`")
+        }
+    }
+
     @Test func manPageCoversEveryKeyEventAndCommand() throws {
         let world = try TestEnvironment()
         let page = try world.run(["help", "--man"]).stdout
