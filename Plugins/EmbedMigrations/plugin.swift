@@ -3,26 +3,19 @@ import PackagePlugin
 
 /// Turns the numbered SQL files in `migrations/` into Swift source, so the binary carries its
 /// schema without a resource bundle and `migrations/` stays the only place the schema is written;
-/// for the CLI target, the shell files in `shell/` (the snippets' code) the same way.
+/// for the CLI target, the shell files in `shell/` (the snippets' code) and the man page's
+/// hand-written sections in `man/sections/` the same way.
 @main
 struct EmbedMigrations: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        // The CLI prints the shell snippets: their code is shell/*.sh, embedded the same way.
+        // The CLI prints the shell snippets and the man page: their shell code (shell/*.sh) and the
+        // page's hand-written sections (man/sections/*.roff) are embedded the same way.
         if target.name == "TouchGateCLI" {
-            let shell = context.package.directoryURL.appending(path: "shell")
-            let files = try FileManager.default.contentsOfDirectory(atPath: shell.path)
-                .filter { $0.hasSuffix(".sh") }
-                .sorted()
-                .map { shell.appending(path: $0) }
-            let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedShellFiles.swift")
             return [
-                .buildCommand(
-                    displayName: "Embedding \(files.count) shell files",
-                    executable: try context.tool(named: "embed-migrations").url,
-                    arguments: ["--shell", output.path] + files.map(\.path),
-                    inputFiles: files,
-                    outputFiles: [output]
-                )
+                try embedFiles(context: context, from: "shell", ending: ".sh", mode: "--shell",
+                               output: "EmbeddedShellFiles.swift", noun: "shell files"),
+                try embedFiles(context: context, from: "man/sections", ending: ".roff", mode: "--man-sections",
+                               output: "EmbeddedManPageSections.swift", noun: "man page sections"),
             ]
         }
         let migrations = context.package.directoryURL.appending(path: "migrations")
@@ -40,5 +33,26 @@ struct EmbedMigrations: BuildToolPlugin {
                 outputFiles: [output]
             )
         ]
+    }
+
+    /// One build command: the files of `directory` whose names end in `suffix`, embedded by
+    /// `embed-migrations MODE` as a `[String: String]` keyed by file name.
+    private func embedFiles(
+        context: PluginContext, from directory: String, ending suffix: String, mode: String, output name: String,
+        noun: String
+    ) throws -> Command {
+        let folder = context.package.directoryURL.appending(path: directory)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(suffix) }
+            .sorted()
+            .map { folder.appending(path: $0) }
+        let output = context.pluginWorkDirectoryURL.appending(path: name)
+        return .buildCommand(
+            displayName: "Embedding \(files.count) \(noun)",
+            executable: try context.tool(named: "embed-migrations").url,
+            arguments: [mode, output.path] + files.map(\.path),
+            inputFiles: files,
+            outputFiles: [output]
+        )
     }
 }

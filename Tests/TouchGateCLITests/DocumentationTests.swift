@@ -53,6 +53,20 @@ import TouchGateCLI
         }
     }
 
+    /// Every file of `man/sections` is in the page as it is: one that `ManPageSections` does not
+    /// name would be embedded and never printed.
+    @Test func manPageHoldsEverySectionFile() throws {
+        let folder = TestEnvironment.packageRoot.appendingPathComponent("man/sections")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".roff") }
+        #expect(!names.isEmpty, "no section files in \(folder.path)")
+        let page = try TestEnvironment().run(["help", "--man"]).stdout
+        let missing = try names.filter { name in
+            try !page.contains(String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+        }
+        #expect(missing.isEmpty,
+                "not in `touchgate help --man` as they are: \(missing.sorted()) (ManPageSections.swift, scripts/generate-docs)")
+    }
+
     /// The hand-written sections cover what the library defines: every config key has its entry
     /// under CONFIGURATION, every lifecycle event under LIFECYCLE; every command is under COMMANDS.
     @Test func manPageCoversEveryKeyEventAndCommand() throws {
