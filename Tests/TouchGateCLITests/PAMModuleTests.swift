@@ -120,6 +120,28 @@ struct PAMModuleTests {
         #expect(try host.ledger("SELECT session FROM audit WHERE factor = 'passcode'") == "pam:tgtest rhost=192.0.2.7")
     }
 
+    @Test func anSSHLoginOnTheTerminalNeverWaitsForTheReaderAndALocalLoginTriesIt() throws {
+        let host = try PAMHost()
+        // A reader that would accept at once: a try that reaches it unlocks without a password.
+        try host.biometricStack("pam_exec.so quiet /bin/true")
+        // No PAM_RHOST: only the terminal's login record (utmp) says the session is remote.
+        let remote = try host.terminalLogin(from: "203.0.113.9")
+        try remote.waitFor("Password:")
+        remote.type(PAMHost.password + "\r")
+        #expect(try remote.wait() == 0, "\(remote.screen.debugDescription)")
+        #expect(host.calls("biometric").isEmpty, "\(host.calls("biometric"))")
+        let calls = host.calls("passcode")
+        #expect(calls.count == 1 && calls[0].hasPrefix("touchgate alice  /dev/pts/"), "\(calls)")
+        #expect(try host.ledger("SELECT session FROM audit WHERE factor = 'passcode'") == "pam:tgtest rhost=203.0.113.9")
+        #expect(try host.ledger("SELECT count(*) FROM audit WHERE factor = 'biometric'") == "0")
+        // The same kind of terminal, its login record without a host: the reader is tried, and unlocks.
+        let local = try host.terminalLogin(from: "")
+        #expect(try local.wait() == 0, "\(local.screen.debugDescription)")
+        #expect(host.calls("biometric").count == 1, "\(host.calls("biometric"))")
+        #expect(host.calls("passcode").count == 1, "no password was asked: \(host.calls("passcode"))")
+        #expect(try host.ledger("SELECT outcome || ' ' || session FROM audit WHERE factor = 'biometric'") == "success pam:tgtest")
+    }
+
     @Test func theModuleStepsAsideInTheHelpersOwnStacks() throws {
         let host = try PAMHost()
         // pam-auth-update would put the module into common-auth, which the passcode stack includes.

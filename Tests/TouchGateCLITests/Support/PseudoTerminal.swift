@@ -138,3 +138,20 @@ extension PAMHost {
         return try PseudoTerminal(["/bin/bash", Self.harness, path] + command, environment: environment)
     }
 }
+
+extension PAMHost {
+    /// Starts `pamtester` for alice at a pseudo-terminal of its own, with `PAM_TTY` that terminal
+    /// and no `PAM_RHOST`, after writing the namespace's /run/utmp: one login record
+    /// (`USER_PROCESS`) for the terminal's line, from `remoteHost` (an SSH login) or, when empty,
+    /// from no host (a local login). glibc's `getutxent` reads /var/run/utmp, which is /run/utmp.
+    func terminalLogin(from remoteHost: String) throws -> PseudoTerminal {
+        try terminal(["/bin/bash", "-c", """
+            set -eo pipefail
+            tty=$(tty); line=${tty#/dev/}
+            printf '[7] [%05d] [%-4.4s] [%-32s] [%-32s] [%-256s] [%-15s] [%s]\\n' "$$" "${line#pts}" \(Self.user) "$line" \
+                '\(remoteHost.isEmpty ? " " : remoteHost)' 0.0.0.0 "$(date -u +%Y-%m-%dT%H:%M:%S,000000+00:00)" \
+                | utmpdump -r -o /run/utmp 2>/dev/null
+            exec pamtester -I tty="$tty" tgtest \(Self.user) authenticate
+            """])
+    }
+}
