@@ -1,4 +1,5 @@
 import Glibc
+import TouchGate
 
 /// The arguments, without the program name.
 ///
@@ -9,15 +10,7 @@ import Glibc
 /// `touchgate` and `touchgate-watch` both start here, and `touchgate watch` hands them on as they are.
 package func commandLineArguments() -> [String] {
     if CommandLine.argc > 0 { return Array(CommandLine.arguments.dropFirst()) }
-    guard let file = fopen("/proc/self/cmdline", "re") else { return [] }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count <= 0 { break }
-        bytes += chunk[..<count]
-    }
+    guard let bytes = fileContents("/proc/self/cmdline") else { return [] }
     // Each argument ends with a NUL, so the last piece of the split is always empty.
     let words = bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast()
     return words.dropFirst().map { String(decoding: $0, as: UTF8.self) }

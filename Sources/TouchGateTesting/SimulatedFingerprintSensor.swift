@@ -116,16 +116,7 @@ public final class SimulatedFingerprintSensor: @unchecked Sendable {
 
     /// The end of fprintd's log, for a failure's message.
     public var fprintdLog: String {
-        guard let file = fopen(directory + "/fprintd.log", "r") else { return "" }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes.suffix(6000), as: UTF8.self)
+        String(decoding: (fileContents(directory + "/fprintd.log") ?? []).suffix(6000), as: UTF8.self)
     }
 
     /// Enrolls the finger `id` for `user` in fprintd with `fprintd-enroll`: five touches of the

@@ -30,8 +30,8 @@ struct WorkerChannel {
         let count = UInt32(payload.count)
         let header: [UInt8] = [kind.rawValue, UInt8(count >> 24), UInt8((count >> 16) & 0xFF),
                                UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)]
-        let sentHeader = header.withUnsafeBytes { sendAll($0) }
-        return sentHeader && sendAll(payload)
+        let sentHeader = header.withUnsafeBytes { StreamSocket.sendAll(descriptor, $0) }
+        return sentHeader && StreamSocket.sendAll(descriptor, payload)
     }
 
     @discardableResult
@@ -39,43 +39,15 @@ struct WorkerChannel {
         payload.withUnsafeBytes { send(kind, $0) }
     }
 
-    private func sendAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            if sent < 0, errno == EINTR { continue }
-            if sent <= 0 { return false }
-            offset += sent
-        }
-        return true
-    }
-
     /// Reads one whole frame (blocking); `nil` at end of stream, on an error or a malformed frame.
     /// The caller wipes a payload that may hold a secret.
     func receive() -> (kind: Kind, payload: [UInt8])? {
         var header = [UInt8](repeating: 0, count: 5)
-        guard receiveAll(&header) else { return nil }
+        guard StreamSocket.receiveAll(descriptor, &header) else { return nil }
         let count = Int(header[1]) << 24 | Int(header[2]) << 16 | Int(header[3]) << 8 | Int(header[4])
-        guard let kind = Kind(rawValue: header[0]), count <= Self.maximumPayload else { return nil }
-        var payload = [UInt8](repeating: 0, count: count)
-        payload.withUnsafeBytes { if let base = $0.baseAddress, $0.count > 0 { _ = mlock(base, $0.count) } }
-        guard receiveAll(&payload) else {
-            wipe(&payload)
-            return nil
-        }
+        guard let kind = Kind(rawValue: header[0]), count <= Self.maximumPayload,
+              let payload = StreamSocket.receivePayload(descriptor, count: count) else { return nil }
         return (kind, payload)
-    }
-
-    private func receiveAll(_ buffer: inout [UInt8]) -> Bool {
-        var offset = 0
-        let total = buffer.count
-        while offset < total {
-            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + offset, total - offset) }
-            if got < 0, errno == EINTR { continue }
-            if got <= 0 { return false }
-            offset += got
-        }
-        return true
     }
 
     /// Fields joined by NUL bytes (none of them may hold one).

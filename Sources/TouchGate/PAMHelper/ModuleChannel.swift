@@ -39,16 +39,7 @@ public struct ModuleChannel {
         var frame: [UInt8] = [kind.rawValue, UInt8(count >> 8), UInt8(count & 0xFF)]
         frame += payload.prefix(count)
         defer { wipe(&frame) }
-        var offset = 0
-        while offset < frame.count {
-            let sent = frame.withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if sent < 0, errno == EINTR { continue }
-            if sent <= 0 { return false }
-            offset += sent
-        }
-        return true
+        return frame.withUnsafeBytes { StreamSocket.sendAll(descriptor, $0) }
     }
 
     /// Sends `text` as a message frame, cut to whole characters within the payload limit.
@@ -67,27 +58,10 @@ public struct ModuleChannel {
     /// of range. The caller wipes a payload that may hold a secret.
     public func receive() -> (kind: Kind, payload: [UInt8])? {
         var header = [UInt8](repeating: 0, count: 3)
-        guard receiveAll(&header) else { return nil }
+        guard StreamSocket.receiveAll(descriptor, &header) else { return nil }
         let count = Int(header[1]) << 8 | Int(header[2])
-        guard let kind = Kind(rawValue: header[0]), count <= Self.maximumPayload else { return nil }
-        var payload = [UInt8](repeating: 0, count: count)
-        payload.withUnsafeBytes { if let base = $0.baseAddress, $0.count > 0 { _ = mlock(base, $0.count) } }
-        guard receiveAll(&payload) else {
-            wipe(&payload)
-            return nil
-        }
+        guard let kind = Kind(rawValue: header[0]), count <= Self.maximumPayload,
+              let payload = StreamSocket.receivePayload(descriptor, count: count) else { return nil }
         return (kind, payload)
-    }
-
-    private func receiveAll(_ buffer: inout [UInt8]) -> Bool {
-        var offset = 0
-        let total = buffer.count
-        while offset < total {
-            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + offset, total - offset) }
-            if got < 0, errno == EINTR { continue }
-            if got <= 0 { return false }
-            offset += got
-        }
-        return true
     }
 }
