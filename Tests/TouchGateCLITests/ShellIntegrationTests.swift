@@ -104,7 +104,7 @@ import Testing
     /// Types the finger at the biometric prompt or the passcode at the passcode prompt, until the gate is gone.
     static func unlockAtAnyPrompt(_ shell: ShellHarness) throws {
         for _ in 0..<4 {
-            let prompts = try shell.screen().split(separator: "\n").filter { $0.contains("touchgate: unlock session") }
+            let prompts = try shell.screen().split(separator: "\n").filter { $0.contains("touchgate: unlock ") }
             try shell.typeLine(prompts.last?.contains("(passcode for") == true ? Self.passcode : Self.finger)
             do {
                 try gateEventually("the gate gone", timeout: 5) { try !shell.screen().contains(gateTitle) }

@@ -29,7 +29,7 @@ import Testing
     static func unlock(_ owner: OwnerHarness) throws {
         try waitForGate(owner)
         for _ in 0..<4 {
-            let prompts = try owner.screen().split(separator: "\n").filter { $0.contains("touchgate: unlock session") }
+            let prompts = try owner.screen().split(separator: "\n").filter { $0.contains("touchgate: unlock ") }
             let passcode = prompts.last?.contains("(passcode for") == true
             try owner.typeLine(passcode ? TestEnvironment.passcode["alice"]! : finger)
             do {
@@ -199,22 +199,26 @@ import Testing
 
     // MARK: - The owner's end ends the session, never shows it
 
-    @Test func killingTheOwnerEndsTheInnerSession() throws {
-        let world = try Self.lockedWorld()
-        let owner = try OwnerHarness(world: world, shell: "bash")
-        defer { owner.shutdown() }
+    /// Starts `owner`, unlocks it and returns the pids of the shell inside and of the owner.
+    static func unlockedShell(_ owner: OwnerHarness, _ world: TestEnvironment) throws -> (inner: pid_t, owner: pid_t) {
         try owner.start()
-        try Self.unlock(owner)
+        try unlock(owner)
         try owner.waitForPrompt()
-        let pidFile = Self.markPath(world, "inner-pid")
+        let pidFile = markPath(world, "inner-pid")
         try owner.typeLine("echo $$ > '\(pidFile)'")
         // The file exists once the shell opened it, and holds the pid once it wrote the line.
         func innerPID() -> pid_t? {
             (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
         try gateEventually("the shell's pid") { innerPID() != nil }
-        let inner = try #require(innerPID())
-        let (_, ownerPID) = try owner.owner()
+        return (try #require(innerPID()), try owner.owner().1)
+    }
+
+    @Test func killingTheOwnerEndsTheInnerSession() throws {
+        let world = try Self.lockedWorld()
+        let owner = try OwnerHarness(world: world, shell: "bash")
+        defer { owner.shutdown() }
+        let (inner, ownerPID) = try Self.unlockedShell(owner, world)
         #expect(kill(inner, 0) == 0)
         kill(ownerPID, SIGKILL)
         try gateEventually("the inner shell to end") { kill(inner, 0) != 0 }
@@ -224,18 +228,7 @@ import Testing
         let world = try Self.lockedWorld()
         let owner = try OwnerHarness(world: world, shell: "zsh")
         defer { owner.shutdown() }
-        try owner.start()
-        try Self.unlock(owner)
-        try owner.waitForPrompt()
-        let pidFile = Self.markPath(world, "inner-pid")
-        try owner.typeLine("echo $$ > '\(pidFile)'")
-        // The file exists once the shell opened it, and holds the pid once it wrote the line.
-        func innerPID() -> pid_t? {
-            (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        }
-        try gateEventually("the shell's pid") { innerPID() != nil }
-        let inner = try #require(innerPID())
-        let (_, ownerPID) = try owner.owner()
+        let (inner, ownerPID) = try Self.unlockedShell(owner, world)
         // The pane's terminal closes under the owner (tmux hangs it up).
         try owner.tmux(["kill-pane", "-t", "o"])
         try gateEventually("the inner shell to end") { kill(inner, 0) != 0 }

@@ -7,7 +7,8 @@ import Testing
 ///
 /// The owner runs outside tmux as far as it can tell (`TMUX` unset) and runs a real program:
 /// `bash -i`, `zsh -i`, `fish -i` or `dash -i` with a prompt the test knows, or any command.
-final class OwnerHarness {
+final class OwnerHarness: PaneScreen {
+    var screenName: String { "owner's" }
     let world: TestEnvironment
     let socket: String
     let home: URL
@@ -132,33 +133,6 @@ final class OwnerHarness {
 
     /// Types `text` literally, no Enter.
     func type(_ text: String) throws { try tmux(["send-keys", "-t", "o", "-l", text]) }
-
-    @discardableResult
-    func waitForScreen(containing text: String, timeout: TimeInterval = 30) throws -> String {
-        var last = ""
-        do {
-            try gateEventually("'\(text)' on the screen", timeout: timeout) {
-                last = try screen()
-                return last.contains(text)
-            }
-        } catch {
-            throw TestFailure("'\(text)' never appeared on the owner's screen; last screen:\n\(last)")
-        }
-        return last
-    }
-
-    func atPrompt() throws -> Bool {
-        let lines = try screen().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        return lines.last { !$0.isEmpty }?.hasSuffix(Self.prompt) == true
-    }
-
-    func waitForPrompt(timeout: TimeInterval = 30) throws {
-        do {
-            try gateEventually("the prompt", timeout: timeout) { try atPrompt() }
-        } catch {
-            throw TestFailure("\(error); the screen:\n\(try screen())")
-        }
-    }
 
     /// The owner's session id and pid, once it registered.
     func owner(timeout: TimeInterval = 15) throws -> (session: String, pid: pid_t) {

@@ -8,7 +8,8 @@ import Testing
 /// The shell's rc file is the user's own lines (`userLines`) followed by
 /// `eval "$(touchgate shell-init SHELL)"`; the shell runs outside tmux as far as it can tell
 /// (`TMUX` unset), with the world's store, user and PAM stacks.
-final class ShellHarness {
+final class ShellHarness: PaneScreen {
+    var screenName: String { shell }
     let world: TestEnvironment
     let shell: String
     let socket: String
@@ -104,37 +105,6 @@ final class ShellHarness {
     func typeLine(_ text: String) throws {
         if !text.isEmpty { try tmux(["send-keys", "-t", "sh", "-l", text]) }
         try keys("Enter")
-    }
-
-    /// Waits until the screen contains `text`; returns that screen.
-    @discardableResult
-    func waitForScreen(containing text: String, timeout: TimeInterval = 30) throws -> String {
-        var last = ""
-        do {
-            try gateEventually("'\(text)' on the screen", timeout: timeout) {
-                last = try screen()
-                return last.contains(text)
-            }
-        } catch {
-            throw TestFailure("'\(text)' never appeared on the \(shell) screen; last screen:\n\(last)")
-        }
-        return last
-    }
-
-    /// True when the last non-empty line of the screen ends in the bare prompt (after a `^C`
-    /// echoed on the same line, say).
-    func atPrompt() throws -> Bool {
-        let lines = try screen().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        return lines.last { !$0.isEmpty }?.hasSuffix(Self.prompt) == true
-    }
-
-    /// Waits until the shell shows its bare prompt.
-    func waitForPrompt(timeout: TimeInterval = 30) throws {
-        do {
-            try gateEventually("the \(shell) prompt", timeout: timeout) { try atPrompt() }
-        } catch {
-            throw TestFailure("\(error); the screen:\n\(try screen())")
-        }
     }
 
     /// The session ids in the store, oldest first: those the shells on this terminal made
