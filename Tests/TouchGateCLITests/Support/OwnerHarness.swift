@@ -17,7 +17,7 @@ final class OwnerHarness: PaneScreen {
     /// Where the pane writes the owner's exit status when it ends.
     var statusPath: String { rawPath + ".status" }
     private(set) var command = ""
-    private var serverPID: pid_t?
+    var serverPID: pid_t?
     static let prompt = "READY$"
 
     /// - Parameters:
@@ -93,29 +93,9 @@ final class OwnerHarness: PaneScreen {
         let waiting = "OWNER_STATUS='\(statusPath)'; trap : INT QUIT TSTP; while [ ! -e '\(gate)' ]; do sleep 0.01; done; " + command
         try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "o", "-x", String(width), "-y", String(height),
                   "/bin/sh", "-c", waiting])
-        serverPID = pid_t(try tmux(["display-message", "-p", "#{pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        try recordServerPID()
         try tmux(["pipe-pane", "-o", "-t", "o", "cat >> '\(rawPath)'"])
         _ = FileManager.default.createFile(atPath: gate, contents: Data())
-    }
-
-    /// Kills the server, and with it the owner and everything it runs.
-    func shutdown() {
-        _ = try? TmuxHarness.spawn("/usr/bin/tmux", ["-S", socket, "kill-server"],
-                                   environment: TmuxHarness.environment(of: world), timeout: 5)
-        if let pid = serverPID {
-            let deadline = Date().addingTimeInterval(3)
-            while kill(pid, 0) == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
-        }
-        serverPID = nil
-    }
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> RunResult {
-        let result = try TmuxHarness.spawn("/usr/bin/tmux", ["-S", socket] + arguments,
-                                           environment: TmuxHarness.environment(of: world), timeout: 20)
-        guard result.status == 0 else { throw TestFailure("tmux \(arguments.joined(separator: " ")) failed: \(result)") }
-        return result
     }
 
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "o"]).stdout }

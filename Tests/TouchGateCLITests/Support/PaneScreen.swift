@@ -1,8 +1,14 @@
 import Foundation
 
-/// A harness whose program draws in one tmux pane ending in a bare prompt: the waits both the
-/// shell harness and the owner harness need, written once.
-protocol PaneScreen {
+/// A harness whose program draws in one pane of a private tmux server and ends in a bare prompt:
+/// the server's commands, its end and the waits both the shell harness and the owner harness
+/// need, written once.
+protocol PaneScreen: AnyObject {
+    var world: TestEnvironment { get }
+    /// The private server's socket.
+    var socket: String { get }
+    /// The private server's pid, once it runs (``recordServerPID()``).
+    var serverPID: pid_t? { get set }
     /// The pane's screen now.
     func screen() throws -> String
     /// What the program is, for a failure's message ("bash", "the owner's").
@@ -12,6 +18,32 @@ protocol PaneScreen {
 }
 
 extension PaneScreen {
+    /// Runs `tmux` on the private server; throws when it fails.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> RunResult {
+        let result = try TmuxHarness.spawn("/usr/bin/tmux", ["-S", socket] + arguments,
+                                           environment: TmuxHarness.environment(of: world), timeout: 20)
+        guard result.status == 0 else { throw TestFailure("tmux \(arguments.joined(separator: " ")) failed: \(result)") }
+        return result
+    }
+
+    /// Asks the server for its pid, so ``shutdown()`` can wait for it to end.
+    func recordServerPID() throws {
+        serverPID = pid_t(try tmux(["display-message", "-p", "#{pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Kills the server, and with it everything it runs (the shell, the owner, any gate).
+    func shutdown() {
+        _ = try? TmuxHarness.spawn("/usr/bin/tmux", ["-S", socket, "kill-server"],
+                                   environment: TmuxHarness.environment(of: world), timeout: 5)
+        if let pid = serverPID {
+            let deadline = Date().addingTimeInterval(3)
+            while kill(pid, 0) == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+        }
+        serverPID = nil
+    }
+
     /// Waits until the screen contains `text`; returns that screen.
     @discardableResult
     func waitForScreen(containing text: String, timeout: TimeInterval = 30) throws -> String {

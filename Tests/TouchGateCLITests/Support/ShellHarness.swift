@@ -15,7 +15,7 @@ final class ShellHarness: PaneScreen {
     let socket: String
     /// The pane's command: the shell, or a `bash -m -c` that runs it `runs` times, one after the other.
     private(set) var command = ""
-    private var serverPID: pid_t?
+    var serverPID: pid_t?
     static let prompt = "READY$"
 
     /// - Parameters:
@@ -63,27 +63,7 @@ final class ShellHarness: PaneScreen {
     /// Starts the server and the shell in its pane.
     func start() throws {
         try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "sh", "-x", "120", "-y", "40", command])
-        serverPID = pid_t(try tmux(["display-message", "-p", "#{pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    /// Kills the server, and with it the shell and any gate it runs.
-    func shutdown() {
-        _ = try? TmuxHarness.spawn("/usr/bin/tmux", ["-S", socket, "kill-server"],
-                                   environment: TmuxHarness.environment(of: world), timeout: 5)
-        if let pid = serverPID {
-            let deadline = Date().addingTimeInterval(3)
-            while kill(pid, 0) == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
-        }
-        serverPID = nil
-    }
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> RunResult {
-        let result = try TmuxHarness.spawn("/usr/bin/tmux", ["-S", socket] + arguments,
-                                           environment: TmuxHarness.environment(of: world), timeout: 20)
-        guard result.status == 0 else { throw TestFailure("tmux \(arguments.joined(separator: " ")) failed: \(result)") }
-        return result
+        try recordServerPID()
     }
 
     /// What the terminal shows.
