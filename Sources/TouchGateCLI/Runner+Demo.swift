@@ -57,19 +57,20 @@ extension Runner {
 
         func say(_ text: String) { writeLine(STDOUT_FILENO, text) }
         func evaluate(_ step: String, _ policy: AuthPolicy, _ answers: [String], expect: AuthError.Code?,
-                      then: (() throws -> Void)? = nil) throws {
+                      then: ((EvaluationSuccess) throws -> Void)? = nil) throws {
             say("\n▸ \(step)")
             let context = AuthContext(user: user, store: store, session: session,
                                       checker: PAMCredentialChecker(configurationDirectory: directory),
                                       prompts: ScriptedPrompts(answers))
-            let outcome = try attempt { try context.evaluateSynchronously(policy, reason: step) }
+            var success: EvaluationSuccess?
+            let outcome = try attempt { success = try context.evaluateSynchronously(policy, reason: step) }
             let name = outcome?.code.name ?? "success"
             say("    outcome: \(name) (exit code \(outcome.map { ExitCode($0.code).rawValue } ?? 0))")
             if outcome?.code != expect {
                 surprises += 1
                 say("    !! expected \(expect?.name ?? "success")")
-            } else if outcome == nil {
-                try then?()
+            } else if let success {
+                try then?(success)
             }
         }
         func event(_ event: LifecycleEvent) throws {
@@ -94,15 +95,16 @@ extension Runner {
             }
             say("    └" + String(repeating: "─", count: width + 2) + "┘")
         }
-        func unlockSession() throws {
-            try store.updateSession(session, user: user) { $0.lifecycle.unlock(); $0.lifecycle.becameVisible() }
+        /// Only with the success of the evaluation just made, as the gate unlocks.
+        func unlockSession(_ success: EvaluationSuccess) throws {
+            try store.unlockSession(session, user: user, after: success)
             say("    session unlocked and active")
         }
 
         say("touchgate demo: user '\(user)', passcode '\(passcode)', biometric secret '\(finger)'")
         say("PAM stacks (pam_matrix) and the store are in \(directory); they are removed at the end.")
         try evaluate("Turn the lock on (needs the passcode: nothing is enrolled yet)", .deviceOwner, [passcode],
-                     expect: nil) { try store.setEnabled(true, user: user, session: session) }
+                     expect: nil) { _ in try store.setEnabled(true, user: user, session: session) }
         say("\n▸ Enroll the biometric factor: the passcode, then one biometric success")
         let enrolling = AuthContext(user: user, store: store, session: session,
                                     checker: PAMCredentialChecker(configurationDirectory: directory),

@@ -200,7 +200,7 @@ import Testing
         _ = machine.start(Self.snapshot())
         _ = machine.admitted(1)
         #expect(machine.interrupted(.application) == .cancelCheck(.application))
-        #expect(machine.interrupted(.application) == nil)
+        #expect(machine.interrupted(.application) == .endsAtNextStep)
         // The worker was killed: it reports nothing checked.
         #expect(machine.checkEnded(Self.result(.failed(26), submitted: false))
             == .settle(attempt: 1, factor: .biometric, result: .notChecked(.appCancel), notice: nil))
@@ -210,7 +210,7 @@ import Testing
     @Test func anInterruptionBetweenStepsEndsAtTheNextStep() {
         var admitting = Machine(mode: .policy(.deviceOwner))
         _ = admitting.start(Self.snapshot())
-        #expect(admitting.interrupted(.application) == nil)
+        #expect(admitting.interrupted(.application) == .endsAtNextStep)
         #expect(admitting.admitted(7) == .settle(attempt: 7, factor: .biometric, result: .notChecked(.appCancel), notice: nil))
         #expect(admitting.settled() == .finish(AuthError(.appCancel), audit: nil))
 
@@ -218,18 +218,18 @@ import Testing
         _ = settling.start(Self.snapshot())
         _ = settling.admitted(1)
         _ = settling.checkEnded(Self.result(.noMatch, submitted: false))
-        #expect(settling.interrupted(.user) == nil)
+        #expect(settling.interrupted(.user) == .endsAtNextStep)
         #expect(settling.settled() == .finish(AuthError(.userCancel), audit: nil))
 
         var succeeded = Machine(mode: .policy(.deviceOwner))
         _ = succeeded.start(Self.snapshot())
         _ = succeeded.admitted(1)
         _ = succeeded.checkEnded(Self.result(.success, submitted: false))
-        #expect(succeeded.interrupted(.application) == nil)
+        #expect(succeeded.interrupted(.application) == .endsAtNextStep)
         #expect(succeeded.settled() == .finish(nil, audit: nil))
 
         var early = Machine(mode: .policy(.deviceOwner))
-        #expect(early.interrupted(.application) == nil)
+        #expect(early.interrupted(.application) == .endsAtNextStep)
         #expect(early.start(Self.snapshot()) == .finish(AuthError(.appCancel), audit: nil))
     }
 

@@ -3,7 +3,8 @@ import Synchronization
 import Testing
 @testable import TouchGate
 
-/// The gate's driver (``Gate``, ``OfflineGate``) with a real store, a scripted checker and a
+/// The gate's driver (``Gate``, over the store or the offline ledger) and its use case
+/// (``GateUseCase``) with a real store, a scripted checker and a
 /// screen that records what it was asked to draw; the gate through the real binary, a real
 /// terminal and real PAM is in the CLI suites (GateTests, TmuxGateTests, TerminalKeysTests).
 @Suite struct GateDriverTests {
@@ -52,6 +53,24 @@ import Testing
         }
 
         var locked: Bool { (try? store.session("s1"))??.lifecycle.locked ?? true }
+
+        /// The success of a real evaluation of alice's passcode (another process's, say).
+        func success() throws -> EvaluationSuccess {
+            let context = AuthContext(user: "alice", store: store, session: "s1",
+                                      checker: ScriptedChecker([GateDriverTests.result(.success)]), prompts: Silent())
+            return try context.evaluateSynchronously(.deviceOwner, reason: "unlock")
+        }
+    }
+
+    /// The executable's side of a gate: a recording screen, silent prompts (or none).
+    struct Surroundings: GateSurroundings {
+        let screen: RecordingScreen
+        var prompts: (any PromptSource)? = Silent()
+        func makePromptSource() -> (any PromptSource)? { prompts }
+        func sessionLabel(_ session: String, socket: String?) -> String { session }
+        func lockClients(of session: String, store: Store, socket: String?) {}
+        func cover(header: [String], prompts: any PromptSource, scripted: Bool, interrupter: Interrupter,
+                   readStatus: @escaping () -> GateStatus?) -> any GateScreen { screen }
     }
 
     static func result(_ outcome: PAMOutcome, submitted: Bool = true) -> ScriptedChecker.Step {
@@ -78,8 +97,10 @@ import Testing
         #expect(try world.store.claimPrompt(session: "s1", user: "alice", pid: other, kind: "gate") == nil)
         let screen = RecordingScreen()
         let store = world.store
+        // Another process's evaluation succeeds, and it unlocks the session.
+        let success = try world.success()
         screen.onPause = { count in
-            if count == 3 { try? store.updateSession("s1", user: "alice") { $0.lifecycle.unlock() } }
+            if count == 3 { try? store.unlockSession("s1", user: "alice", after: success) }
             return nil
         }
         let checker = ScriptedChecker([])
@@ -148,13 +169,89 @@ import Testing
         #expect(error.code == .passcodeNotSet)
     }
 
+    /// The store cannot be read: the same gate on the in-memory ledger, passcode only, saying why.
     @Test func theOfflineGateOpensOnlyForThePasscode() throws {
         let screen = RecordingScreen()
         let checker = ScriptedChecker([Self.result(.noMatch), Self.result(.success, submitted: false), Self.result(.success)])
-        let gate = OfflineGate(user: "alice", session: "s1", checker: checker, prompts: Silent(), interrupter: Interrupter(),
-                               scripted: false, storeError: StoreError(path: "/nowhere", reason: .unavailable, detail: "gone"))
-        #expect(gate.run(on: screen) == .unlocked)
+        let gate = GateUseCase(openStore: { throw StoreError(path: "/nowhere", reason: .unavailable, detail: "gone") },
+                               clock: TestClock(), checker: checker, biometricChecker: checker)
+        #expect(try gate.run(GateRequest(session: "s1", user: "alice"), in: Surroundings(screen: screen)) == .ended(.unlocked))
         #expect(checker.calls.withLock { $0.count } == 3)
+        #expect(checker.calls.withLock { $0 }.allSatisfy { $0 == Configuration().passcodeService })
+        #expect(!screen.notices.isEmpty)
         #expect(screen.notices.allSatisfy { $0?.contains("only the passcode can unlock") == true })
+    }
+
+    /// Without a terminal the offline gate asks nothing and says why.
+    @Test func theOfflineGateWithoutATerminalSaysWhy() throws {
+        let checker = ScriptedChecker([])
+        let gate = GateUseCase(openStore: { throw StoreError(path: "/nowhere", reason: .unavailable, detail: "gone") },
+                               clock: TestClock(), checker: checker)
+        let outcome = try gate.run(GateRequest(session: "s1", user: "alice"),
+                                   in: Surroundings(screen: RecordingScreen(), prompts: nil))
+        guard case .notInteractive(let problem?) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(problem.contains("/nowhere"))
+        #expect(checker.calls.withLock { $0.isEmpty })
+    }
+
+    /// The offline ledger claims from no one and unlocks nothing in the store: a gate over it
+    /// that succeeds leaves the store's session locked; it refuses the biometric factor and
+    /// keeps a wrong passcode counted, throttled by the default schedule.
+    @Test func theOfflineLedgerUnlocksNothingAndCountsThePasscode() throws {
+        let world = try World()
+        let clock = TestClock()
+        let ledger = OfflineLedger(user: "alice", storeError: StoreError(path: "/nowhere", reason: .unavailable, detail: "gone"),
+                                   clock: clock)
+        let checker = ScriptedChecker([Self.result(.success)])
+        let context = AuthContext(user: "alice", ledger: ledger, session: "s1", checker: checker, biometricChecker: nil,
+                                  prompts: Silent(), interrupter: Interrupter())
+        let gate = Gate(ledger: ledger, session: "s1", context: context, scripted: false, kind: .gate, processes: SystemProcesses())
+        #expect(try gate.run(on: RecordingScreen()) == .unlocked)
+        #expect(world.locked, "the store's session stays locked")
+        #expect(try world.store.session("s1")?.promptOwner == nil)
+
+        let configuration = Configuration()
+        #expect(try ledger.admitAttempt(.biometric, user: "alice", session: "s1", purpose: nil, configuration: configuration)
+            == .lockedOut)
+        var failures = 0
+        var admission = try ledger.admitAttempt(.passcode, user: "alice", session: "s1", purpose: nil, configuration: configuration)
+        while case .admitted(let attempt) = admission, failures < 100 {
+            try ledger.finishAttempt(attempt, user: "alice", factor: .passcode, result: .failure(.authenticationFailed))
+            failures += 1
+            admission = try ledger.admitAttempt(.passcode, user: "alice", session: "s1", purpose: nil, configuration: configuration)
+        }
+        guard case .throttled(let wait) = admission else { Issue.record("never throttled: \(admission)"); return }
+        #expect(wait > 0)
+        #expect(try ledger.user("alice").passcodeFailures == failures)
+        clock.advance(by: Double(wait))
+        guard case .admitted(let attempt) = try ledger.admitAttempt(
+            .passcode, user: "alice", session: "s1", purpose: nil, configuration: configuration) else {
+            Issue.record("still throttled after the wait"); return
+        }
+        // A try that never reached the stack is taken back; a success clears the count.
+        try ledger.finishAttempt(attempt, user: "alice", factor: .passcode, result: .notChecked(.userCancel))
+        #expect(try ledger.user("alice").passcodeFailures == failures)
+        try ledger.finishAttempt(attempt, user: "alice", factor: .passcode, result: .success)
+        #expect(try ledger.user("alice").passcodeFailures == 0)
+    }
+
+    /// The use case's fast path: the lock off, or an active unlocked session, opens at once and
+    /// asks nothing; a locked session without a terminal is notInteractive.
+    @Test func theFastPathOpensAtOnce() throws {
+        let world = try World()
+        let checker = ScriptedChecker([])
+        let store = world.store
+        let gate = GateUseCase(openStore: { store }, clock: world.clock, checker: checker)
+        let request = GateRequest(session: "s1", user: "alice")
+        #expect(try gate.run(request, in: Surroundings(screen: RecordingScreen())) == .open, "the lock is off")
+        try store.setEnabled(true, user: "alice", session: nil)
+        #expect(try gate.run(request, in: Surroundings(screen: RecordingScreen(), prompts: nil)) == .notInteractive(storeProblem: nil))
+        try store.unlockSession("s1", user: "alice", after: try world.success())
+        #expect(try gate.run(request, in: Surroundings(screen: RecordingScreen())) == .open)
+        #expect(checker.calls.withLock { $0.isEmpty })
+        var lockRequest = request
+        lockRequest.lockRequest = true
+        #expect(try gate.run(lockRequest, in: Surroundings(screen: RecordingScreen(), prompts: nil)) == .notInteractive(storeProblem: nil))
+        #expect(world.locked)
     }
 }

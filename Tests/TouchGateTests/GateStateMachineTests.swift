@@ -9,7 +9,7 @@ import Testing
         var machine = Machine(scripted: false)
         #expect(machine.start() == .claimPrompt)
         #expect(machine.promptClaimed() == .evaluate(notice: nil, clearInterruption: false))
-        #expect(machine.evaluationEnded(nil) == .unlockSession)
+        #expect(machine.evaluationSucceeded() == .unlockSession)
         #expect(machine.unlocked() == .finish(.unlocked, say: nil))
     }
 
@@ -36,7 +36,7 @@ import Testing
         _ = machine.promptOwned(by: 4242)
         #expect(machine.ownerWaitEnded(sessionLocked: true, takeOver: true) == .takeOverPrompt)
         #expect(machine.promptClaimed() == .evaluate(notice: nil, clearInterruption: false))
-        #expect(machine.evaluationEnded(AuthError(.appCancel)) == .claimPrompt)
+        #expect(machine.evaluationFailed(AuthError(.appCancel)) == .claimPrompt)
         #expect(machine.promptOwned(by: 4343) == .waitForOwner(4343, milliseconds: Machine.ownerPollMilliseconds))
         #expect(machine.ownerWaitEnded(sessionLocked: true) == .claimPrompt)
         #expect(machine.promptClaimed()
@@ -45,7 +45,7 @@ import Testing
         var kept = Machine(scripted: false)
         _ = kept.start()
         _ = kept.promptClaimed()
-        #expect(kept.evaluationEnded(AuthError(.appCancel)) == .claimPrompt)
+        #expect(kept.evaluationFailed(AuthError(.appCancel)) == .claimPrompt)
         #expect(kept.promptClaimed()
             == .evaluate(notice: "Cancelled; the session stays locked. Type again.", clearInterruption: true))
         // An unlock by the other terminal while waiting ends the gate, Enter or not.
@@ -58,11 +58,11 @@ import Testing
     /// At a terminal only a system cancel (SIGTERM, SIGHUP) or a missing terminal ends the gate;
     /// with -S every outcome a script cannot fix by typing again ends it, and is said.
     @Test func exitStatusesAtATerminal() {
-        func after(_ error: AuthError, terminalGone: Bool = false) -> Machine.Action {
+        func after(_ error: AuthError, terminalGone: Bool = false) -> Machine.EvaluationFailedAction {
             var machine = Machine(scripted: false)
             _ = machine.start()
             _ = machine.promptClaimed()
-            return machine.evaluationEnded(error, terminalGone: terminalGone)
+            return machine.evaluationFailed(error, terminalGone: terminalGone)
         }
         #expect(after(AuthError(.systemCancel)) == .finish(.stopped(AuthError(.systemCancel)), say: nil))
         #expect(after(AuthError(.notInteractive)) == .finish(.stopped(AuthError(.notInteractive)), say: nil))
@@ -78,11 +78,11 @@ import Testing
     }
 
     @Test func exitStatusesWithScriptedInput() {
-        func after(_ error: AuthError) -> Machine.Action {
+        func after(_ error: AuthError) -> Machine.EvaluationFailedAction {
             var machine = Machine(scripted: true)
             _ = machine.start()
             _ = machine.promptClaimed()
-            return machine.evaluationEnded(error)
+            return machine.evaluationFailed(error)
         }
         for code in [AuthError.Code.userCancel, .appCancel, .systemCancel, .notInteractive, .passcodeNotSet] {
             let error = AuthError(code)
@@ -101,7 +101,7 @@ import Testing
         _ = machine.start()
         _ = machine.promptClaimed()
         let error = AuthError(.authenticationFailed, retryAfterSeconds: 3)
-        #expect(machine.evaluationEnded(error) == .countDown(seconds: 3))
+        #expect(machine.evaluationFailed(error) == .countDown(seconds: 3))
         #expect(machine.tick() == .redrawCountdown(seconds: 2))
         // Ctrl-C during the countdown (a terminal ignores it anyway) is forgotten; SIGTERM ends the gate.
         #expect(machine.interrupted(.user) == .resume)
@@ -112,7 +112,7 @@ import Testing
         var terminated = Machine(scripted: false)
         _ = terminated.start()
         _ = terminated.promptClaimed()
-        _ = terminated.evaluationEnded(error)
+        _ = terminated.evaluationFailed(error)
         #expect(terminated.interrupted(.system) == .finish(.stopped(AuthError(.systemCancel)), say: nil))
     }
 
@@ -120,19 +120,19 @@ import Testing
         var machine = Machine(scripted: false)
         _ = machine.start()
         _ = machine.promptClaimed()
-        _ = machine.evaluationEnded(AuthError(.passcodeNotSet))
+        _ = machine.evaluationFailed(AuthError(.passcodeNotSet))
         #expect(machine.enterWaitEnded(.enter) == .evaluate(notice: nil, clearInterruption: false))
-        _ = machine.evaluationEnded(AuthError(.passcodeNotSet))
+        _ = machine.evaluationFailed(AuthError(.passcodeNotSet))
         #expect(machine.enterWaitEnded(.interrupted(.user)) == .evaluate(notice: nil, clearInterruption: true))
-        _ = machine.evaluationEnded(AuthError(.passcodeNotSet))
+        _ = machine.evaluationFailed(AuthError(.passcodeNotSet))
         #expect(machine.enterWaitEnded(.endOfInput) == .evaluate(notice: nil, clearInterruption: false))
-        _ = machine.evaluationEnded(AuthError(.passcodeNotSet))
+        _ = machine.evaluationFailed(AuthError(.passcodeNotSet))
         #expect(machine.enterWaitEnded(.endOfInput, terminalGone: true) == .finish(.stopped(AuthError(.systemCancel)), say: nil))
 
         var terminated = Machine(scripted: false)
         _ = terminated.start()
         _ = terminated.promptClaimed()
-        _ = terminated.evaluationEnded(AuthError(.passcodeNotSet))
+        _ = terminated.evaluationFailed(AuthError(.passcodeNotSet))
         #expect(terminated.enterWaitEnded(.interrupted(.system)) == .finish(.stopped(AuthError(.systemCancel)), say: nil))
     }
 
@@ -141,13 +141,5 @@ import Testing
         _ = machine.start()
         _ = machine.promptOwned(by: 1)
         #expect(machine.terminalGone() == .finish(.stopped(AuthError(.systemCancel)), say: nil))
-    }
-
-    @Test func theOfflineGateClaimsAndUnlocksNothing() {
-        var machine = Machine(scripted: false, claimsPrompt: false)
-        #expect(machine.start() == .evaluate(notice: nil, clearInterruption: false))
-        #expect(machine.evaluationEnded(AuthError(.authenticationFailed))
-            == .evaluate(notice: AuthError(.authenticationFailed).message, clearInterruption: false))
-        #expect(machine.evaluationEnded(nil) == .finish(.unlocked, say: nil))
     }
 }

@@ -104,11 +104,36 @@ import TestSupport
     @Test func onlyUnlockClearsTheLock() throws {
         var lifecycle = SessionLifecycle()
         _ = try lifecycle.handle(.didFinishLaunching, now: 0, policy: enabled)
-        lifecycle.unlock()
+        // Made only by a successful evaluation (internal to the library; a test reaches it).
+        lifecycle.unlock(EvaluationSuccess(user: "alice", purpose: "deviceOwner"))
         #expect(!lifecycle.locked)
+        // Shown: active along the table.
+        #expect(lifecycle.state == .active)
+        #expect(lifecycle.backgroundSince == nil)
     }
 
-    /// Random event sequences, applied whether valid or not, never clear a lock: only `unlock()` does.
+    /// An unlock from the background walks the table (back, then active); becoming visible
+    /// never leaves the table and never clears a lock.
+    @Test func anUnlockAndBecomingVisibleFollowTheTable() throws {
+        var away = SessionLifecycle()
+        _ = try away.handle(.didFinishLaunching, now: 0, policy: enabled)
+        _ = try away.handle(.didEnterBackground, now: 1, policy: enabled)
+        away.unlock(EvaluationSuccess(user: "alice", purpose: "deviceOwner"))
+        #expect(away.state == .active && !away.locked)
+
+        var returning = SessionLifecycle(state: .background, locked: false, backgroundSince: 100)
+        returning.becameVisible(now: 110, policy: withGrace)
+        #expect(returning.state == .active && !returning.locked)
+        var late = SessionLifecycle(state: .background, locked: false, backgroundSince: 100)
+        late.becameVisible(now: 1_000, policy: withGrace)
+        #expect(late.locked, "the return decided on the way locks")
+        #expect(late.state == .inactive)
+        var locked = SessionLifecycle(state: .inactive, locked: true)
+        locked.becameVisible(now: 0, policy: enabled)
+        #expect(locked.state == .inactive && locked.locked)
+    }
+
+    /// Random event sequences, applied whether valid or not, never clear a lock: only `unlock(_:)` does.
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func randomEventSequencesNeverUnlock(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
@@ -127,7 +152,7 @@ import TestSupport
                 case 0: lifecycle.relockIfGraceElapsed(now: now, policy: policy)
                 case 1: lifecycle.lock(policy: policy)
                 case 2: lifecycle.idled(since: now - Double.random(in: 0...600, using: &generator), now: now, policy: policy)
-                case 3: lifecycle.becameVisible()
+                case 3: lifecycle.becameVisible(now: now, policy: policy)
                 default:
                     _ = try? lifecycle.handle(LifecycleEvent.allCases.randomElement(using: &generator)!, now: now, policy: policy)
                 }

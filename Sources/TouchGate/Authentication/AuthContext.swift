@@ -8,7 +8,8 @@ import Synchronization
 /// ``invalidate()`` during an evaluation), but runs one evaluation at a time.
 public final class AuthContext: @unchecked Sendable {
     public let user: String
-    public let store: Store
+    /// Where tries are counted: the store, or the gate's in-memory ledger when it cannot be read.
+    let ledger: any AttemptLedger
     /// Passed through to the store's audit log and used by lifecycle events to find a prompt.
     public let session: String?
     /// Signals and lifecycle events post here to cut a prompt short.
@@ -39,13 +40,22 @@ public final class AuthContext: @unchecked Sendable {
     /// - Parameter prompts: where answers come from; `nil` when there is no terminal, so any
     ///   prompt ends the evaluation with `notInteractive`.
     /// - Parameter biometricChecker: the biometric factor's checker, when it is not `checker`.
-    public init(
+    public convenience init(
         user: String, store: Store, session: String? = nil, checker: any CredentialChecker = PAMCredentialChecker(),
         biometricChecker: (any CredentialChecker)? = nil,
         prompts: (any PromptSource)?, interrupter: Interrupter = Interrupter()
     ) {
+        self.init(user: user, ledger: store, session: session, checker: checker, biometricChecker: biometricChecker,
+                  prompts: prompts, interrupter: interrupter)
+    }
+
+    /// A context that counts in `ledger` (the gate's offline ledger, or the store).
+    init(
+        user: String, ledger: any AttemptLedger, session: String?, checker: any CredentialChecker,
+        biometricChecker: (any CredentialChecker)?, prompts: (any PromptSource)?, interrupter: Interrupter
+    ) {
         self.user = user
-        self.store = store
+        self.ledger = ledger
         self.session = session
         self.checker = checker
         self.biometricChecker = biometricChecker ?? checker
@@ -108,7 +118,7 @@ public final class AuthContext: @unchecked Sendable {
 
     /// An opaque value that changes whenever the biometric enrollment changes; `nil` when not enrolled.
     public var domainState: String? {
-        get throws(StoreError) { try store.user(user).domainState }
+        get throws(StoreError) { try ledger.user(user).domainState }
     }
 
     /// Ends a pending evaluation with `appCancel`; later evaluations fail with `invalidContext`.
@@ -132,8 +142,8 @@ public final class AuthContext: @unchecked Sendable {
     /// (``AuthError/Code/storeUnavailable`` when the store cannot be read).
     public func canEvaluate(_ policy: AuthPolicy) throws(AuthError) {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        let configuration = try AuthError.wrapping { () throws(StoreError) in try store.configuration(user: user) }
-        let record = try AuthError.wrapping { () throws(StoreError) in try store.user(user) }
+        let configuration = try AuthError.wrapping { () throws(StoreError) in try ledger.configuration(user: user) }
+        let record = try AuthError.wrapping { () throws(StoreError) in try ledger.user(user) }
         let biometric = biometricAvailability(configuration: configuration, record: record)
         switch policy {
         case .biometrics:
@@ -142,7 +152,7 @@ public final class AuthContext: @unchecked Sendable {
             if biometric == nil { return }
             guard checker.serviceExists(configuration.passcodeService) else { throw AuthError(.passcodeNotSet) }
             if let wait = LockoutPolicy(configuration: configuration).passcodeRetryAfter(
-                failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: store.clock.now) {
+                failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: ledger.clock.now) {
                 throw AuthError(.authenticationFailed, retryAfterSeconds: wait)
             }
         }
@@ -150,43 +160,46 @@ public final class AuthContext: @unchecked Sendable {
 
     /// ``evaluate(_:reason:)`` on the calling thread, for command-line tools that own their thread.
     ///
-    /// Throws the outcome: an ``AuthError`` with `LAError`'s code, or ``AuthError/Code/storeUnavailable``
-    /// with the ``StoreError`` when the store cannot be used (nothing unlocks after one).
-    public func evaluateSynchronously(_ policy: AuthPolicy, reason: String) throws(AuthError) {
+    /// Returns the ``EvaluationSuccess`` a session's unlock takes; throws the outcome otherwise: an
+    /// ``AuthError`` with `LAError`'s code, or ``AuthError/Code/storeUnavailable`` with the
+    /// ``StoreError`` when the store cannot be used (nothing unlocks after one).
+    @discardableResult
+    public func evaluateSynchronously(_ policy: AuthPolicy, reason: String) throws(AuthError) -> EvaluationSuccess {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let (configuration, record) = try readUser()
-        try evaluateSynchronously(policy, reason: reason, configuration: configuration, record: record)
+        return try evaluateSynchronously(policy, reason: reason, configuration: configuration, record: record)
     }
 
     /// The user's settings and record, read for an evaluation.
     private func readUser() throws(AuthError) -> (Configuration, UserRecord) {
-        try AuthError.wrapping { () throws(StoreError) in (try store.configuration(user: user), try store.user(user)) }
+        try AuthError.wrapping { () throws(StoreError) in (try ledger.configuration(user: user), try ledger.user(user)) }
     }
 
     /// ``evaluateSynchronously(_:reason:)`` with the user's settings and record as the caller
     /// read them just now (the gate, which draws them in its status before each evaluation).
     func evaluateSynchronously(
         _ policy: AuthPolicy, reason: String, configuration: Configuration, record: UserRecord
-    ) throws(AuthError) {
+    ) throws(AuthError) -> EvaluationSuccess {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let settings = state.withLock { $0 }
         let window = settings.reuseDuration ?? Double(configuration.reuseSeconds)
-        if window > 0, let lastSuccess = record.lastSuccess, store.clock.now - lastSuccess < window,
-           store.clock.now >= lastSuccess {
+        let now = ledger.clock.now
+        if window > 0, let lastSuccess = record.lastSuccess, now - lastSuccess < window, now >= lastSuccess {
             try AuthError.wrapping { () throws(StoreError) in
-                try store.recordOutcome(user: user, session: session, policy: policy.rawValue, factor: "reuse",
-                                        outcome: "success", code: 0)
+                try ledger.recordOutcome(user: user, session: session, policy: policy.rawValue, factor: "reuse",
+                                         outcome: "success", code: 0)
             }
-            return
+            return EvaluationSuccess(user: user, purpose: policy.rawValue)
         }
-        try run(.policy(policy), purpose: policy.rawValue, reason: reason, configuration: configuration, record: record)
+        return try run(.policy(policy), purpose: policy.rawValue, reason: reason, configuration: configuration, record: record)
     }
 
     /// Checks the passcode alone (for `reset`, `unenroll` and enrollment's first step).
-    public func verifyPasscode(purpose: String, reason: String) throws(AuthError) {
+    @discardableResult
+    public func verifyPasscode(purpose: String, reason: String) throws(AuthError) -> EvaluationSuccess {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let (configuration, record) = try readUser()
-        try run(.passcodeOnly, purpose: purpose, reason: reason, configuration: configuration, record: record)
+        return try run(.passcodeOnly, purpose: purpose, reason: reason, configuration: configuration, record: record)
     }
 
     /// Enrolls the biometric factor: checks the passcode, then asks for one biometric success,
@@ -194,15 +207,15 @@ public final class AuthContext: @unchecked Sendable {
     public func enroll(reason: String) throws(AuthError) {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let (configuration, record) = try readUser()
-        try run(.enrollment, purpose: "enroll", reason: reason, configuration: configuration, record: record)
-        try AuthError.wrapping { () throws(StoreError) in try store.setEnrolled(true, user: user, session: session) }
+        _ = try run(.enrollment, purpose: "enroll", reason: reason, configuration: configuration, record: record)
+        try AuthError.wrapping { () throws(StoreError) in try ledger.setEnrolled(true, user: user, session: session) }
     }
 
     /// Drives one evaluation's state machine to its end, registered so ``invalidate()`` and
     /// ``didEnterBackground()`` reach it meanwhile.
     private func run(
         _ mode: EvaluationStateMachine.Mode, purpose: String, reason: String, configuration: Configuration, record: UserRecord
-    ) throws(AuthError) {
+    ) throws(AuthError) -> EvaluationSuccess {
         let settings = state.withLock { $0 }
         var record = record
         if settings.biometricEnrollmentImplied { record.enrolled = true }
@@ -218,7 +231,7 @@ public final class AuthContext: @unchecked Sendable {
         defer { state.withLock { $0.running = nil } }
         let passcodeMissing = checker.serviceExists(configuration.passcodeService)
             ? nil : checker.missingServiceDescription(configuration.passcodeService, role: "passcode")
-        try evaluation.run(EvaluationStateMachine.Snapshot(
+        return try evaluation.run(EvaluationStateMachine.Snapshot(
             record: record, configuration: configuration, remoteHost: settings.remoteHost,
             biometricStackExists: mode == .passcodeOnly ? false : biometricChecker.serviceExists(configuration.biometricService),
             passcodeStackMissing: passcodeMissing, reason: reason, fallbackTitle: settings.fallbackTitle,

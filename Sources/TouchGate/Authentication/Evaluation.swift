@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The driver of one evaluation: performs the actions of its ``EvaluationStateMachine`` (the
-/// store's admissions and settlements, the checks, the prompts' lines) and feeds their results
+/// ledger's admissions and settlements, the checks, the prompts' lines) and feeds their results
 /// back, until the machine finishes.
 ///
 /// The machine sits behind a lock so another thread can interrupt it (``interrupt(_:)``, from
@@ -24,48 +24,22 @@ final class Evaluation: Sendable {
         self.machine = Mutex(EvaluationStateMachine(mode: mode))
     }
 
-    private var store: Store { context.store }
+    private var ledger: any AttemptLedger { context.ledger }
 
-    /// Runs the evaluation from `snapshot`; returns on success and throws otherwise.
-    func run(_ snapshot: EvaluationStateMachine.Snapshot) throws(AuthError) {
-        var action = machine.withLock { $0.start(snapshot) }
+    /// Runs the evaluation from `snapshot`; returns the success and throws otherwise.
+    func run(_ snapshot: EvaluationStateMachine.Snapshot) throws(AuthError) -> EvaluationSuccess {
+        var next = machine.withLock { $0.start(snapshot) }
         while true {
-            switch action {
+            switch next {
             case .admit(let factor):
-                let admission = try AuthError.wrapping { () throws(StoreError) in
-                    try store.admitAttempt(factor, user: context.user, session: context.session,
-                                           purpose: purpose, configuration: configuration)
-                }
-                action = machine.withLock { machine in
-                    switch admission {
-                    case .admitted(let attempt): machine.admitted(attempt)
-                    case .lockedOut: machine.lockedOut()
-                    case .throttled(let wait): machine.throttled(retryAfterSeconds: wait)
-                    }
-                }
-            case .check(let check, _, let step):
-                prompts.notify(.tryStarted(step))
-                let result = runAdmitted(check)
-                // A signal that arrived while a module worked (SIGINT, SIGTERM, SIGUSR1) reaches the
-                // machine before the result; the check it would cancel is over already.
-                if let pending = context.interrupter.pending { _ = machine.withLock { $0.interrupted(pending) } }
-                action = machine.withLock { $0.checkEnded(result) }
-            case .cancelCheck(let interruption):
-                // Only ``interrupt(_:)`` gets this answer (the loop drops the one after a check);
-                // should it come here, the evaluation ends cancelled, never in success.
-                throw AuthError(interruption.code)
-            case .settle(let attempt, let factor, let result, let notice):
-                try AuthError.wrapping { () throws(StoreError) in
-                    try store.finishAttempt(attempt, user: context.user, factor: factor, result: result)
-                }
-                if let notice { prompts.notify(notice) }
-                action = machine.withLock { $0.settled() }
-            case .finish(let error, let audit):
-                guard let error else { return }
+                next = try admit(factor)
+            case .finish(nil, _):
+                return EvaluationSuccess(user: context.user, purpose: purpose)
+            case .finish(let error?, let audit):
                 if let audit {
                     try AuthError.wrapping { () throws(StoreError) in
-                        try store.recordOutcome(user: context.user, session: context.session, policy: purpose,
-                                                factor: audit.rawValue, outcome: error.code.name, code: error.code.rawValue)
+                        try ledger.recordOutcome(user: context.user, session: context.session, policy: purpose,
+                                                 factor: audit.rawValue, outcome: error.code.name, code: error.code.rawValue)
                     }
                 }
                 throw error
@@ -73,10 +47,44 @@ final class Evaluation: Sendable {
         }
     }
 
+    /// One try of `factor`: its admission, its check when admitted, its settlement; what follows.
+    private func admit(_ factor: Factor) throws(AuthError) -> EvaluationStateMachine.NextAction {
+        let admission = try AuthError.wrapping { () throws(StoreError) in
+            try ledger.admitAttempt(factor, user: context.user, session: context.session,
+                                    purpose: purpose, configuration: configuration)
+        }
+        let admitted: EvaluationStateMachine.AdmittedAction
+        switch admission {
+        case .admitted(let attempt): admitted = machine.withLock { $0.admitted(attempt) }
+        case .lockedOut: return machine.withLock { $0.lockedOut() }
+        case .throttled(let wait): return machine.withLock { $0.throttled(retryAfterSeconds: wait) }
+        }
+        let settlement: EvaluationStateMachine.CheckEndedAction
+        switch admitted {
+        case .check(let check, _, let step):
+            prompts.notify(.tryStarted(step))
+            let result = runAdmitted(check)
+            // A signal that arrived while a module worked (SIGINT, SIGTERM, SIGUSR1) reaches the
+            // machine before the result; the check it would cancel is over already.
+            if let pending = context.interrupter.pending { _ = machine.withLock { $0.interrupted(pending) } }
+            settlement = machine.withLock { $0.checkEnded(result) }
+        case .settle(let attempt, let factor, let result, let notice):
+            settlement = .settle(attempt: attempt, factor: factor, result: result, notice: notice)
+        }
+        switch settlement {
+        case .settle(let attempt, let factor, let result, let notice):
+            try AuthError.wrapping { () throws(StoreError) in
+                try ledger.finishAttempt(attempt, user: context.user, factor: factor, result: result)
+            }
+            if let notice { prompts.notify(notice) }
+        }
+        return machine.withLock { $0.settled() }
+    }
+
     /// An interruption from another thread (or a lifecycle event): the machine decides, and a
     /// running check is cancelled at once (the prompt woken, the biometric worker killed).
     func interrupt(_ interruption: Interruption) {
-        if case .cancelCheck(let cancel)? = machine.withLock({ $0.interrupted(interruption) }) {
+        if case .cancelCheck(let cancel) = machine.withLock({ $0.interrupted(interruption) }) {
             context.interrupter.post(cancel)
         }
     }
@@ -84,7 +92,7 @@ final class Evaluation: Sendable {
     /// Runs the check of a try the store admitted; a checkpoint the admission left due folds the
     /// log into the file meanwhile, on a helper thread.
     private func runAdmitted(_ check: EvaluationStateMachine.Check) -> CredentialCheckResult {
-        let folding = store.foldLogInBackground()
+        let folding = ledger.foldLogInBackground()
         defer { folding?.join() }
         switch check {
         case .biometric(let typedLineIsPasscode):

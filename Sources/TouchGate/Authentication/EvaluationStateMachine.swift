@@ -2,8 +2,9 @@
 /// how a check's result is settled and counted, and how the evaluation ends.
 ///
 /// Shaped like swift-nio's state machines: a private ``State`` carries the data of each step;
-/// every input is a `mutating` method that returns the ``Action`` its caller performs (admit a
-/// try in the store, run a check, settle a try, cancel a running check, finish). The driver
+/// every input is a `mutating` method that returns its own action type, holding only what can
+/// follow that input (admit a try in the store, run a check, settle a try, cancel a running
+/// check, finish). The driver
 /// (``Evaluation``) does the store work, the PAM calls and the prompts, and feeds their results
 /// back; so every rule of the evaluation lives here once, and is unit-tested with events alone.
 public struct EvaluationStateMachine: Sendable {
@@ -64,23 +65,40 @@ public struct EvaluationStateMachine: Sendable {
         case passcode
     }
 
-    /// What the caller does next.
-    public enum Action: Sendable, Equatable {
+    /// What ``start(_:)``, ``lockedOut()``, ``throttled(retryAfterSeconds:)`` and ``settled()``
+    /// ask: the next try, or the end.
+    public enum NextAction: Sendable, Equatable {
         /// Ask the store to admit (and count ahead) one try of the factor; answer with
         /// ``admitted(_:)``, ``lockedOut()`` or ``throttled(retryAfterSeconds:)``.
         case admit(Factor)
-        /// Tell the prompt source which try this is (``PromptEvent/tryStarted(_:)``), then run
-        /// the check of try `attempt`; answer with ``checkEnded(_:)``.
-        case check(Check, attempt: Int64, step: PromptStep)
-        /// Cancel the running check: the prompt is woken, the biometric worker killed.
-        case cancelCheck(Interruption)
-        /// Record how try `attempt` ended, then tell the prompt source `notice` (when there is
-        /// one); answer with ``settled()``.
-        case settle(attempt: Int64, factor: Factor, result: AttemptResult, notice: PromptEvent?)
         /// The evaluation is over: `nil` for success, or the error it ends with. With `audit`,
         /// the store's log first gets an entry for that factor (an evaluation that ended before
         /// any try of it was admitted).
         case finish(AuthError?, audit: Factor?)
+    }
+
+    /// What ``admitted(_:)`` asks.
+    public enum AdmittedAction: Sendable, Equatable {
+        /// Tell the prompt source which try this is (``PromptEvent/tryStarted(_:)``), then run
+        /// the check of try `attempt`; answer with ``checkEnded(_:)``.
+        case check(Check, attempt: Int64, step: PromptStep)
+        /// Record how try `attempt` ended (an interruption came first: it never reached a
+        /// stack); answer with ``settled()``.
+        case settle(attempt: Int64, factor: Factor, result: AttemptResult, notice: PromptEvent?)
+    }
+
+    /// What ``checkEnded(_:)`` asks: record how try `attempt` ended, then tell the prompt source
+    /// `notice` (when there is one); answer with ``settled()``.
+    public enum CheckEndedAction: Sendable, Equatable {
+        case settle(attempt: Int64, factor: Factor, result: AttemptResult, notice: PromptEvent?)
+    }
+
+    /// What ``interrupted(_:)`` asks.
+    public enum InterruptedAction: Sendable, Equatable {
+        /// Nothing at once: the interruption ends the evaluation at its next step.
+        case endsAtNextStep
+        /// Cancel the running check: the prompt is woken, the biometric worker killed.
+        case cancelCheck(Interruption)
     }
 
     /// How the biometric factor's tries ended, when they did not end the evaluation.
@@ -101,23 +119,27 @@ public struct EvaluationStateMachine: Sendable {
         case stop(AuthError.Code)
     }
 
+    /// What a started evaluation carries from step to step: what the driver read, and the wrong
+    /// tries of each factor it counted beyond the record's.
+    private struct Run: Sendable {
+        var snapshot: Snapshot
+        var counted: [Factor: Int] = [:]
+    }
+
     private enum State {
         /// Before ``start(_:)``; an interruption that came first ends the evaluation at its start.
         case initial(interruption: Interruption?)
         /// Waiting for the store's answer to an admission.
-        case admitting(Factor, tries: Int, interruption: Interruption?)
+        case admitting(Run, Factor, tries: Int, interruption: Interruption?)
         /// A check runs.
-        case checking(Factor, attempt: Int64, tries: Int, interruption: Interruption?)
+        case checking(Run, Factor, attempt: Int64, tries: Int, interruption: Interruption?)
         /// Waiting for the store to record a try; `next` is what follows.
-        case settling(Factor, tries: Int, next: Next)
+        case settling(Run, Factor, tries: Int, next: Next)
         case finished
     }
 
     public let mode: Mode
     private var state = State.initial(interruption: nil)
-    private var snapshot: Snapshot?
-    /// Wrong tries of each factor this evaluation counted, beyond the record's.
-    private var counted: [Factor: Int] = [:]
 
     public init(mode: Mode) {
         self.mode = mode
@@ -158,26 +180,26 @@ public struct EvaluationStateMachine: Sendable {
     // MARK: - Inputs
 
     /// The evaluation starts with what the driver read.
-    public mutating func start(_ snapshot: Snapshot) -> Action {
+    public mutating func start(_ snapshot: Snapshot) -> NextAction {
         guard case .initial(let interruption) = state else { preconditionFailure("start twice") }
-        self.snapshot = snapshot
         if let interruption { return finish(AuthError(interruption.code)) }
+        let run = Run(snapshot: snapshot)
         switch mode {
-        case .policy(_): return startBiometric()
-        case .passcodeOnly, .enrollment: return startPasscode()
+        case .policy(_): return startBiometric(run)
+        case .passcodeOnly, .enrollment: return startPasscode(run)
         }
     }
 
     /// The store admitted try `attempt` (already counted as a failure until it is settled).
-    public mutating func admitted(_ attempt: Int64) -> Action {
-        guard case .admitting(let factor, let tries, let interruption) = state else { preconditionFailure("not admitting") }
+    public mutating func admitted(_ attempt: Int64) -> AdmittedAction {
+        guard case .admitting(let run, let factor, let tries, let interruption) = state else { preconditionFailure("not admitting") }
         if let interruption {
             // Cancelled while the store admitted it: the try never reached a stack.
-            state = .settling(factor, tries: tries, next: .stop(interruption.code))
+            state = .settling(run, factor, tries: tries, next: .stop(interruption.code))
             return .settle(attempt: attempt, factor: factor, result: .notChecked(interruption.code), notice: nil)
         }
-        state = .checking(factor, attempt: attempt, tries: tries + 1, interruption: nil)
-        let step = step(for: factor, attempt: tries + 1)
+        state = .checking(run, factor, attempt: attempt, tries: tries + 1, interruption: nil)
+        let step = step(run, for: factor, attempt: tries + 1)
         switch factor {
         case .biometric:
             return .check(.biometric(typedLineIsPasscode: mode == .policy(.deviceOwner)), attempt: attempt, step: step)
@@ -187,40 +209,40 @@ public struct EvaluationStateMachine: Sendable {
     }
 
     /// The store refused the try: the factor is locked out.
-    public mutating func lockedOut() -> Action {
+    public mutating func lockedOut() -> NextAction {
         refused(retryAfterSeconds: nil)
     }
 
     /// The store refused the try: the passcode is throttled for `seconds`.
-    public mutating func throttled(retryAfterSeconds seconds: Int) -> Action {
+    public mutating func throttled(retryAfterSeconds seconds: Int) -> NextAction {
         refused(retryAfterSeconds: seconds)
     }
 
     /// An interruption arrived: a signal (Ctrl-C, SIGTERM, SIGHUP), ``AuthContext/invalidate()``
     /// or a `did-enter-background` of the session (both `application`). A running check is
-    /// cancelled; `nil` when there is nothing to do at once (it ends the evaluation at its next step).
-    public mutating func interrupted(_ interruption: Interruption) -> Action? {
+    /// cancelled; otherwise it ends the evaluation at its next step.
+    public mutating func interrupted(_ interruption: Interruption) -> InterruptedAction {
         switch state {
         case .initial(nil):
             state = .initial(interruption: interruption)
-            return nil
-        case .admitting(let factor, let tries, nil):
-            state = .admitting(factor, tries: tries, interruption: interruption)
-            return nil
-        case .checking(let factor, let attempt, let tries, nil):
-            state = .checking(factor, attempt: attempt, tries: tries, interruption: interruption)
+            return .endsAtNextStep
+        case .admitting(let run, let factor, let tries, nil):
+            state = .admitting(run, factor, tries: tries, interruption: interruption)
+            return .endsAtNextStep
+        case .checking(let run, let factor, let attempt, let tries, nil):
+            state = .checking(run, factor, attempt: attempt, tries: tries, interruption: interruption)
             return .cancelCheck(interruption)
-        case .settling(let factor, let tries, let next):
+        case .settling(let run, let factor, let tries, let next):
             // A try that is being recorded as a success stays one; anything else stops here.
             switch next {
             case .success, .stop(_), .endOfInput: break
             case .retry, .fallback, .unavailable(_):
-                state = .settling(factor, tries: tries, next: .stop(interruption.code))
+                state = .settling(run, factor, tries: tries, next: .stop(interruption.code))
             }
-            return nil
-        case .initial(_?), .admitting(_, _, _?), .checking(_, _, _, _?), .finished:
+            return .endsAtNextStep
+        case .initial(_?), .admitting(_, _, _, _?), .checking(_, _, _, _, _?), .finished:
             // The first interruption decides.
-            return nil
+            return .endsAtNextStep
         }
     }
 
@@ -230,13 +252,15 @@ public struct EvaluationStateMachine: Sendable {
     /// of input at a later prompt of the same stack included); only a try that never did is
     /// taken back. An interruption that arrived while a module worked counts as much as one at
     /// a prompt, and turns even a verified credential into a cancel.
-    public mutating func checkEnded(_ result: CredentialCheckResult) -> Action {
-        guard case .checking(let factor, let attempt, let tries, let pending) = state else { preconditionFailure("not checking") }
+    public mutating func checkEnded(_ result: CredentialCheckResult) -> CheckEndedAction {
+        guard case .checking(var run, let factor, let attempt, let tries, let pending) = state else {
+            preconditionFailure("not checking")
+        }
         func stopped(_ code: AuthError.Code) -> AttemptResult {
             result.submittedAnswer ? .failure(code) : .notChecked(code)
         }
-        func settle(_ settled: AttemptResult, _ next: Next, notice: PromptEvent? = nil) -> Action {
-            state = .settling(factor, tries: tries, next: next)
+        func settle(_ settled: AttemptResult, _ next: Next, notice: PromptEvent? = nil) -> CheckEndedAction {
+            state = .settling(run, factor, tries: tries, next: next)
             return .settle(attempt: attempt, factor: factor, result: settled, notice: notice)
         }
         if let interruption = result.interruption ?? pending {
@@ -249,7 +273,7 @@ public struct EvaluationStateMachine: Sendable {
         if result.endOfInput { return settle(stopped(.userCancel), .endOfInput) }
         if result.notInteractive { return settle(stopped(.notInteractive), .stop(.notInteractive)) }
         if let invalid = result.invalidAnswer {
-            counted[factor, default: 0] += 1
+            run.counted[factor, default: 0] += 1
             return settle(.failure(.authenticationFailed), .retry, notice: .answerRefused(invalid))
         }
         guard result.started else {
@@ -264,15 +288,15 @@ public struct EvaluationStateMachine: Sendable {
             return settle(.success, .success)
         }
         if result.outcome.isCountedFailure {
-            counted[factor, default: 0] += 1
-            return settle(.failure(failure), .retry, notice: .tryFailed(factor, attemptsLeft(factor, triesMade: tries)))
+            run.counted[factor, default: 0] += 1
+            return settle(.failure(failure), .retry, notice: .tryFailed(factor, attemptsLeft(run, factor, triesMade: tries)))
         }
         return settle(.notChecked(failure), .unavailable(failure), notice: unavailableNotice(factor, failure))
     }
 
     /// The store recorded the try being settled.
-    public mutating func settled() -> Action {
-        guard case .settling(let factor, let tries, let next) = state else { preconditionFailure("not settling") }
+    public mutating func settled() -> NextAction {
+        guard case .settling(let run, let factor, let tries, let next) = state else { preconditionFailure("not settling") }
         switch (factor, next) {
         case (_, .stop(let code)):
             return finish(AuthError(code))
@@ -281,23 +305,23 @@ public struct EvaluationStateMachine: Sendable {
         case (.biometric, .success):
             return finish(nil)
         case (.biometric, .retry):
-            guard let snapshot, tries < snapshot.configuration.biometricTriesPerEvaluation else {
-                return biometricEnded(.exhausted)
+            guard tries < run.snapshot.configuration.biometricTriesPerEvaluation else {
+                return biometricEnded(run, .exhausted)
             }
-            state = .admitting(.biometric, tries: tries, interruption: nil)
+            state = .admitting(run, .biometric, tries: tries, interruption: nil)
             return .admit(.biometric)
         case (.biometric, .fallback):
-            return biometricEnded(.fallback)
+            return biometricEnded(run, .fallback)
         case (.biometric, .unavailable(let code)):
-            return biometricEnded(.unavailable(code))
+            return biometricEnded(run, .unavailable(code))
         case (.passcode, .success):
-            if mode == .enrollment { return startBiometric() }
+            if mode == .enrollment { return startBiometric(run) }
             return finish(nil)
         case (.passcode, .retry):
-            guard let snapshot, tries < snapshot.passcodeTries else {
+            guard tries < run.snapshot.passcodeTries else {
                 return finish(AuthError(.authenticationFailed, detail: "Authentication failed: the passcode was wrong \(Self.times(tries))."))
             }
-            state = .admitting(.passcode, tries: tries, interruption: nil)
+            state = .admitting(run, .passcode, tries: tries, interruption: nil)
             return .admit(.passcode)
         case (.passcode, .fallback), (.passcode, .unavailable(_)):
             return finish(AuthError(.passcodeNotSet))
@@ -306,54 +330,52 @@ public struct EvaluationStateMachine: Sendable {
 
     // MARK: - Steps
 
-    private mutating func startBiometric() -> Action {
-        guard let snapshot else { preconditionFailure("no snapshot") }
-        var record = snapshot.record
+    private mutating func startBiometric(_ run: Run) -> NextAction {
+        var record = run.snapshot.record
         if mode == .enrollment { record.enrolled = true }
         if let unavailable = Self.biometricAvailability(
-            record: record, configuration: snapshot.configuration, remoteHost: snapshot.remoteHost,
-            stackExists: snapshot.biometricStackExists), unavailable != .biometryLockout {
+            record: record, configuration: run.snapshot.configuration, remoteHost: run.snapshot.remoteHost,
+            stackExists: run.snapshot.biometricStackExists), unavailable != .biometryLockout {
             // Under deviceOwner an unavailable factor is simply skipped for the passcode, as on iOS;
             // only an evaluation it ends gets an audit entry.
-            return biometricEnded(.unavailable(unavailable), audit: true)
+            return biometricEnded(run, .unavailable(unavailable), audit: true)
         }
         // A lockout is the store's to say (it writes the audit entry), so parallel evaluations agree.
-        state = .admitting(.biometric, tries: 0, interruption: nil)
+        state = .admitting(run, .biometric, tries: 0, interruption: nil)
         return .admit(.biometric)
     }
 
-    private mutating func startPasscode() -> Action {
-        guard let snapshot else { preconditionFailure("no snapshot") }
-        if let missing = snapshot.passcodeStackMissing {
+    private mutating func startPasscode(_ run: Run) -> NextAction {
+        if let missing = run.snapshot.passcodeStackMissing {
             state = .finished
             return .finish(AuthError(.passcodeNotSet, detail: missing), audit: .passcode)
         }
-        state = .admitting(.passcode, tries: 0, interruption: nil)
+        state = .admitting(run, .passcode, tries: 0, interruption: nil)
         return .admit(.passcode)
     }
 
     /// The biometric tries are over without a success: device-owner goes on to the passcode.
-    private mutating func biometricEnded(_ end: BiometricEnd, audit: Bool = false) -> Action {
-        if policy == .deviceOwner { return startPasscode() }
+    private mutating func biometricEnded(_ run: Run, _ end: BiometricEnd, audit: Bool = false) -> NextAction {
+        if policy == .deviceOwner { return startPasscode(run) }
         state = .finished
         switch end {
         case .fallback:
             return .finish(AuthError(.userFallback), audit: nil)
         case .exhausted:
-            let tries = snapshot?.configuration.biometricTriesPerEvaluation ?? 0
+            let tries = run.snapshot.configuration.biometricTriesPerEvaluation
             return .finish(AuthError(.authenticationFailed, detail: "Authentication failed: the biometric factor did not match \(Self.times(tries))."),
                            audit: nil)
         case .unavailable(let code):
-            return .finish(Self.biometricError(code, remoteHost: snapshot?.remoteHost), audit: audit ? .biometric : nil)
+            return .finish(Self.biometricError(code, remoteHost: run.snapshot.remoteHost), audit: audit ? .biometric : nil)
         }
     }
 
-    private mutating func refused(retryAfterSeconds: Int?) -> Action {
-        guard case .admitting(let factor, _, let interruption) = state else { preconditionFailure("not admitting") }
+    private mutating func refused(retryAfterSeconds: Int?) -> NextAction {
+        guard case .admitting(let run, let factor, _, let interruption) = state else { preconditionFailure("not admitting") }
         if let interruption { return finish(AuthError(interruption.code)) }
         switch factor {
         case .biometric:
-            return biometricEnded(.unavailable(.biometryLockout))
+            return biometricEnded(run, .unavailable(.biometryLockout))
         case .passcode:
             // Said once, by whoever reports the outcome (auth's one line, the gate's countdown).
             return finish(AuthError(.authenticationFailed, retryAfterSeconds: retryAfterSeconds,
@@ -363,7 +385,7 @@ public struct EvaluationStateMachine: Sendable {
 
     private static func times(_ count: Int) -> String { count == 1 ? "once" : "\(count) times" }
 
-    private mutating func finish(_ error: AuthError?) -> Action {
+    private mutating func finish(_ error: AuthError?) -> NextAction {
         state = .finished
         return .finish(error, audit: nil)
     }
@@ -375,33 +397,30 @@ public struct EvaluationStateMachine: Sendable {
     }
 
     /// Which try of `factor` this is, and what Enter and Ctrl-C do at it.
-    private func step(for factor: Factor, attempt: Int) -> PromptStep {
-        guard let snapshot else { preconditionFailure("no snapshot") }
-        return PromptStep(
-            factor: factor, attempt: attempt, tries: triesAllowed(factor), reason: snapshot.reason,
-            user: snapshot.record.name, enterTitle: factor == .biometric ? snapshot.fallbackTitle : nil,
-            cancelTitle: snapshot.cancelTitle)
+    private func step(_ run: Run, for factor: Factor, attempt: Int) -> PromptStep {
+        PromptStep(
+            factor: factor, attempt: attempt, tries: triesAllowed(run, factor), reason: run.snapshot.reason,
+            user: run.snapshot.record.name, enterTitle: factor == .biometric ? run.snapshot.fallbackTitle : nil,
+            cancelTitle: run.snapshot.cancelTitle)
     }
 
-    private func triesAllowed(_ factor: Factor) -> Int {
-        guard let snapshot else { return 0 }
-        return factor == .biometric ? snapshot.configuration.biometricTriesPerEvaluation : snapshot.passcodeTries
+    private func triesAllowed(_ run: Run, _ factor: Factor) -> Int {
+        factor == .biometric ? run.snapshot.configuration.biometricTriesPerEvaluation : run.snapshot.passcodeTries
     }
 
     /// What is left of `factor` after its `triesMade`-th try of this evaluation was wrong: the
     /// record's failures as the evaluation read them, plus those it counted (another evaluation
     /// running at once may have counted more: the words can only be short of the store's count).
-    private func attemptsLeft(_ factor: Factor, triesMade: Int) -> AttemptsLeft {
-        guard let snapshot else { preconditionFailure("no snapshot") }
-        var record = snapshot.record
-        let lockout = LockoutPolicy(configuration: snapshot.configuration)
-        let inEvaluation = max(0, triesAllowed(factor) - triesMade)
+    private func attemptsLeft(_ run: Run, _ factor: Factor, triesMade: Int) -> AttemptsLeft {
+        var record = run.snapshot.record
+        let lockout = LockoutPolicy(configuration: run.snapshot.configuration)
+        let inEvaluation = max(0, triesAllowed(run, factor) - triesMade)
         switch factor {
         case .biometric:
-            record.biometricFailures += counted[factor, default: 0]
+            record.biometricFailures += run.counted[factor, default: 0]
             return AttemptsLeft(inEvaluation: inEvaluation, beforeStop: lockout.biometricAttemptsLeft(failures: record.biometricFailures))
         case .passcode:
-            record.passcodeFailures += counted[factor, default: 0]
+            record.passcodeFailures += run.counted[factor, default: 0]
             let next = lockout.passcodeAttemptsBeforeDelay(failures: record.passcodeFailures)
             return AttemptsLeft(inEvaluation: inEvaluation, beforeStop: next?.tries, delaySeconds: next?.delaySeconds)
         }

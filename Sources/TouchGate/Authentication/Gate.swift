@@ -1,9 +1,11 @@
 import Glibc
 
-/// The gate over one locked session: drives a ``GateStateMachine`` with the store (the prompt's
-/// claim, the unlock) and the context's evaluations, and a ``GateScreen`` for the rest.
+/// The gate over one locked session: drives a ``GateStateMachine`` with its ledger (the
+/// prompt's claim, the unlock: the store's, or when the store cannot be read an
+/// ``OfflineLedger``'s, which claims and unlocks nothing) and the context's evaluations, and a
+/// ``GateScreen`` for the rest. Nothing else steps the machine.
 public final class Gate {
-    public let store: Store
+    let ledger: any AttemptLedger
     public let session: String
     public let context: AuthContext
     let scripted: Bool
@@ -11,18 +13,29 @@ public final class Gate {
     public var reason: String
     /// What this gate claims the prompt as.
     public let kind: PromptClaimKind
+    let processes: any ProcessProbe
 
-    /// - Parameter context: evaluates device-owner for the session's user; its interrupter is
-    ///   the one the screen's signals post to.
+    /// - Parameter context: evaluates device-owner for the session's user in `store`; its
+    ///   interrupter is the one the screen's signals post to.
     /// - Parameter kind: ``PromptClaimKind/tmuxPane`` for a gate in a tmux pane's shell, which
     ///   the tmux client's own gate takes over.
-    public init(store: Store, session: String, context: AuthContext, scripted: Bool, kind: PromptClaimKind = .gate) {
-        self.store = store
+    public convenience init(
+        store: Store, session: String, context: AuthContext, scripted: Bool, kind: PromptClaimKind = .gate,
+        processes: any ProcessProbe = SystemProcesses()
+    ) {
+        self.init(ledger: store, session: session, context: context, scripted: scripted, kind: kind, processes: processes)
+    }
+
+    /// A gate over `ledger`, which `context` counts in too.
+    init(ledger: any AttemptLedger, session: String, context: AuthContext, scripted: Bool, kind: PromptClaimKind,
+         processes: any ProcessProbe) {
+        self.ledger = ledger
         self.session = session
         self.context = context
         self.scripted = scripted
         self.reason = "unlock session \(session.escapedForMessage)"
         self.kind = kind
+        self.processes = processes
     }
 
     /// Whether a gate claiming as `claimant` takes the prompt from live `owner` (claimed as
@@ -30,10 +43,13 @@ public final class Gate {
     /// draws behind the session's locked clients, where no one sees it, so any other gate takes
     /// over from it; a process on no terminal is not one the user types at, so a gate on a
     /// terminal takes over from it. Any other owner is waited for (until Enter at this gate).
-    public static func takesOver(from owner: ProcessIdentity, kind: PromptClaimKind?, as claimant: PromptClaimKind) -> Bool {
+    public static func takesOver(
+        from owner: ProcessIdentity, kind: PromptClaimKind?, as claimant: PromptClaimKind,
+        processes: any ProcessProbe = SystemProcesses()
+    ) -> Bool {
         if kind == .tmuxPane, claimant != .tmuxPane { return true }
-        let ownerOnTerminal = ProcessIdentity.hasControllingTerminal(owner.pid) ?? true
-        let onTerminal = ProcessIdentity.hasControllingTerminal(getpid()) ?? false
+        let ownerOnTerminal = processes.hasControllingTerminal(owner.pid) ?? true
+        let onTerminal = processes.hasControllingTerminal(processes.currentPID) ?? false
         return !ownerOnTerminal && onTerminal
     }
 
@@ -69,85 +85,74 @@ public final class Gate {
             } else if lockRequest {
                 state.lifecycle.lock(policy: policy)
             }
-            if !state.lifecycle.locked { state.lifecycle.becameVisible() }
+            state.lifecycle.becameVisible(now: now, policy: policy)
             return state.lifecycle.locked
         }
+    }
+
+    /// What the driver does next: one of the machine's actions, whichever input asked for it.
+    private enum Step {
+        case claim(takeOver: Bool)
+        case waitForOwner(Int32, milliseconds: Int32)
+        case evaluate(notice: String?, clearInterruption: Bool)
+        case unlock(EvaluationSuccess)
+        case countDown(seconds: Int)
+        case waitForEnter(notice: String?)
+        case finish(GateEnd, say: String?)
     }
 
     /// Runs the gate to its end; throws a ``StoreError`` when the store fails meanwhile (the
     /// caller goes on offline: the gate still opens only for the passcode).
     public func run(on screen: any GateScreen) throws -> GateEnd {
         var machine = GateStateMachine(scripted: scripted)
-        var action = machine.start()
         var claimed = false
-        defer { if claimed { try? store.releasePrompt(session: session, pid: getpid()) } }
+        defer { if claimed { try? ledger.releasePrompt(session: session, pid: processes.currentPID) } }
+        var step: Step = switch machine.start() {
+        case .claimPrompt: .claim(takeOver: false)
+        }
         while true {
-            switch action {
-            case .claimPrompt, .takeOverPrompt:
-                let forced = action == .takeOverPrompt
-                let claim = try store.claimPrompt(session: session, user: user, pid: getpid(), kind: kind.rawValue) { owner, ownerKind in
-                    forced || Self.takesOver(from: owner, kind: ownerKind.flatMap(PromptClaimKind.init(rawValue:)), as: kind)
+            switch step {
+            case .claim(let forced):
+                let claim = try ledger.claimPrompt(session: session, user: user, pid: processes.currentPID, kind: kind) {
+                    [kind, processes] owner, ownerKind in
+                    forced || Self.takesOver(from: owner, kind: ownerKind, as: kind, processes: processes)
                 }
+                let action: GateStateMachine.ClaimAction
                 switch claim {
                 case .heldBy(let owner, _):
                     action = machine.promptOwned(by: owner.pid)
                 case .tookOver(let owner):
                     // Its prompt ends (appCancel); it claims again and finds this gate's claim.
-                    if owner.isAlive { kill(owner.pid, SIGUSR1) }
+                    if processes.isAlive(owner) { processes.endPrompt(of: owner) }
                     claimed = true
                     action = machine.promptClaimed()
                 case .claimed:
                     claimed = true
                     action = machine.promptClaimed()
                 }
+                step = switch action {
+                case .evaluate(let notice, let clearInterruption): .evaluate(notice: notice, clearInterruption: clearInterruption)
+                case .waitForOwner(let owner, let milliseconds): .waitForOwner(owner, milliseconds: milliseconds)
+                }
             case .waitForOwner(let owner, let milliseconds):
-                screen.showWaitingForOwner(owner)
-                let wait = screen.waitForOwner(milliseconds: milliseconds)
-                if screen.terminalGone {
-                    action = machine.terminalGone()
-                    continue
-                }
-                if case .interrupted(let interruption) = wait {
-                    action = machine.interrupted(interruption)
-                    guard action == .resume else { continue }
-                    // Forgotten (Ctrl-C at a terminal): the wait goes on.
-                    context.interrupter.clear()
-                }
-                action = machine.ownerWaitEnded(sessionLocked: try locked(), takeOver: wait == .takeOver)
+                step = try waitForOwner(owner, milliseconds: milliseconds, machine: &machine, screen: screen)
             case .evaluate(let notice, let clearInterruption):
-                if clearInterruption { context.interrupter.clear() }
-                if screen.terminalGone { action = machine.terminalGone(); continue }
-                // Read once, for the status drawn and the evaluation that follows it.
-                let record = try store.user(user)
-                let configuration = try store.configuration(user: user)
-                screen.showStatus(GateStatus(user: user, session: session, record: record, configuration: configuration,
-                                             remoteHost: context.remoteHost, now: store.clock.now), notice: notice)
-                do {
-                    try context.evaluateSynchronously(.deviceOwner, reason: reason,
-                                                      configuration: configuration, record: record)
-                    action = machine.evaluationEnded(nil)
-                } catch {
-                    // The store failed meanwhile: the caller goes on offline.
-                    if let storeError = error.storeError { throw storeError }
-                    action = machine.evaluationEnded(try explained(error), terminalGone: screen.terminalGone)
+                step = try evaluate(notice: notice, clearInterruption: clearInterruption, machine: &machine, screen: screen)
+            case .unlock(let success):
+                try ledger.unlockSession(session, user: user, after: success)
+                step = switch machine.unlocked() {
+                case .finish(let end, let say): .finish(end, say: say)
                 }
-            case .unlockSession:
-                try store.updateSession(session, user: user) { record in
-                    record.lifecycle.unlock()
-                    record.lifecycle.becameVisible()
-                }
-                action = machine.unlocked()
             case .countDown(let seconds):
                 screen.showCountdown(seconds)
-                action = screen.tick(&machine, interrupter: context.interrupter)
-            case .redrawCountdown(let seconds):
-                screen.redrawCountdown(seconds)
-                action = screen.tick(&machine, interrupter: context.interrupter)
+                step = countDown(machine: &machine, screen: screen)
             case .waitForEnter(let notice):
-                screen.showStatus(try status(), notice: notice)
-                action = machine.enterWaitEnded(screen.waitForEnter(), terminalGone: screen.terminalGone)
-            case .resume:
-                preconditionFailure("resume is handled where the wait is")
+                screen.showStatus(try ledger.gateStatus(user: user, session: session, remoteHost: context.remoteHost),
+                                  notice: ledger.gateNotice(notice))
+                step = switch machine.enterWaitEnded(screen.waitForEnter(), terminalGone: screen.terminalGone) {
+                case .evaluate(let notice, let clearInterruption): .evaluate(notice: notice, clearInterruption: clearInterruption)
+                case .finish(let end, let say): .finish(end, say: say)
+                }
             case .finish(let end, let say):
                 if let say { screen.say(say) }
                 return end
@@ -155,11 +160,90 @@ public final class Gate {
         }
     }
 
+    /// One look away while another process holds the prompt, and what follows it.
+    private func waitForOwner(
+        _ owner: Int32, milliseconds: Int32, machine: inout GateStateMachine, screen: any GateScreen
+    ) throws -> Step {
+        screen.showWaitingForOwner(owner)
+        let wait = screen.waitForOwner(milliseconds: milliseconds)
+        if screen.terminalGone { return Self.step(machine.terminalGone()) }
+        if case .interrupted(let interruption) = wait {
+            switch machine.interrupted(interruption) {
+            case .finish(let end, let say): return .finish(end, say: say)
+            case .resume:
+                // Forgotten (Ctrl-C at a terminal): the wait goes on.
+                context.interrupter.clear()
+            }
+        }
+        return switch machine.ownerWaitEnded(sessionLocked: try ledger.sessionIsLocked(session), takeOver: wait == .takeOver) {
+        case .claimPrompt: .claim(takeOver: false)
+        case .takeOverPrompt: .claim(takeOver: true)
+        case .finish(let end, let say): .finish(end, say: say)
+        }
+    }
+
+    /// One evaluation, with the status drawn before it, and what follows it.
+    private func evaluate(
+        notice: String?, clearInterruption: Bool, machine: inout GateStateMachine, screen: any GateScreen
+    ) throws -> Step {
+        if clearInterruption { context.interrupter.clear() }
+        if screen.terminalGone { return Self.step(machine.terminalGone()) }
+        // Read once, for the status drawn and the evaluation that follows it.
+        let record = try ledger.user(user)
+        let configuration = try ledger.configuration(user: user)
+        screen.showStatus(ledger.gateStatus(user: user, session: session, record: record, configuration: configuration,
+                                            remoteHost: context.remoteHost),
+                          notice: ledger.gateNotice(notice))
+        let success: EvaluationSuccess
+        do {
+            success = try context.evaluateSynchronously(.deviceOwner, reason: reason, configuration: configuration, record: record)
+        } catch {
+            // The store failed meanwhile: the caller goes on offline.
+            if let storeError = error.storeError { throw storeError }
+            return switch machine.evaluationFailed(try explained(error), terminalGone: screen.terminalGone) {
+            case .countDown(let seconds): .countDown(seconds: seconds)
+            case .claimPrompt: .claim(takeOver: false)
+            case .waitForEnter(let notice): .waitForEnter(notice: notice)
+            case .evaluate(let notice, let clearInterruption): .evaluate(notice: notice, clearInterruption: clearInterruption)
+            case .finish(let end, let say): .finish(end, say: say)
+            }
+        }
+        return switch machine.evaluationSucceeded() {
+        case .unlockSession: .unlock(success)
+        }
+    }
+
+    /// The seconds of a countdown, until it ends (an evaluation) or an interruption ends the
+    /// gate. An interruption the machine forgets (Ctrl-C at a terminal) is cleared and the
+    /// countdown goes on (a shorter second, never a longer one).
+    private func countDown(machine: inout GateStateMachine, screen: any GateScreen) -> Step {
+        while true {
+            if let interruption = screen.pause(milliseconds: 1_000) {
+                switch machine.interrupted(interruption) {
+                case .finish(let end, let say): return .finish(end, say: say)
+                case .resume: context.interrupter.clear()
+                }
+            } else if screen.terminalGone {
+                return Self.step(machine.terminalGone())
+            }
+            switch machine.tick() {
+            case .redrawCountdown(let seconds): screen.redrawCountdown(seconds)
+            case .evaluate(let notice, let clearInterruption): return .evaluate(notice: notice, clearInterruption: clearInterruption)
+            }
+        }
+    }
+
+    private static func step(_ action: GateStateMachine.TerminalGoneAction) -> Step {
+        switch action {
+        case .finish(let end, let say): .finish(end, say: say)
+        }
+    }
+
     /// An appCancel, with what sent the session away when the store says (the watcher's screen
     /// lock or suspend, a `did-enter-background`): the gate says that rather than "cancelled".
     private func explained(_ error: AuthError) throws -> AuthError {
         guard error.code == .appCancel, error.detail == nil,
-              let last = try store.lastLifecycleEvent(session: session), last.event == LifecycleEvent.didEnterBackground.rawValue
+              let last = try ledger.lastLifecycleEvent(session: session), last.event == LifecycleEvent.didEnterBackground.rawValue
         else { return error }
         let detail = switch last.cause {
         case "screen-lock": "The screen was locked (logind Lock): the session stays locked."
@@ -167,14 +251,6 @@ public final class Gate {
         default: "The session was sent to the background (did-enter-background): it stays locked."
         }
         return AuthError(.appCancel, detail: detail)
-    }
-
-    private func locked() throws -> Bool {
-        try store.session(session)?.lifecycle.locked != false
-    }
-
-    private func status() throws -> GateStatus {
-        try GateStatus.read(store: store, user: user, session: session, remoteHost: context.remoteHost)
     }
 }
 

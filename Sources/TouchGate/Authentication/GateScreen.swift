@@ -1,5 +1,5 @@
-/// What the gate's screen does for it: the drawing and the terminal's waits. The CLI's cover
-/// implements it (``Gate`` and ``OfflineGate`` do the store work and follow ``GateStateMachine``).
+/// What the gate's screen does for it: the drawing and the terminal's waits. ``GateCover``
+/// implements it over a terminal (``Gate`` does the ledger's work and follows ``GateStateMachine``).
 public protocol GateScreen: AnyObject {
     /// Draws the status (before an evaluation, or while waiting for Enter) and a notice.
     func showStatus(_ status: GateStatus, notice: String?)
@@ -20,6 +20,8 @@ public protocol GateScreen: AnyObject {
     var terminalGone: Bool { get }
     /// Writes a line on standard error (`-S`: the outcome that ended the gate).
     func say(_ line: String)
+    /// Gives the terminal back (the cover's modes and screen), once the gate is over.
+    func release()
 }
 
 extension GateScreen {
@@ -28,19 +30,8 @@ extension GateScreen {
         pause(milliseconds: milliseconds).map { .interrupted($0) } ?? .elapsed
     }
 
-    /// One second of a countdown: `machine`'s next step, or how an interruption ends it. An
-    /// interruption the machine forgets (Ctrl-C at a terminal) is cleared from `interrupter` and
-    /// the countdown goes on (a shorter second, never a longer one).
-    func tick(_ machine: inout GateStateMachine, interrupter: Interrupter) -> GateStateMachine.Action {
-        if let interruption = pause(milliseconds: 1_000) {
-            let action = machine.interrupted(interruption)
-            guard action == .resume else { return action }
-            interrupter.clear()
-        } else if terminalGone {
-            return machine.terminalGone()
-        }
-        return machine.tick()
-    }
+    /// A screen that holds nothing gives nothing back.
+    public func release() {}
 }
 
 /// What ended a wait for Enter at the gate's own prompt.

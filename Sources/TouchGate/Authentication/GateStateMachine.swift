@@ -3,36 +3,91 @@
 /// for Enter while no passcode can be checked; and which outcomes end the gate (with which
 /// status) and which ask again, with `-S` (scripted) and at a terminal.
 ///
-/// Shaped like ``EvaluationStateMachine``: each input returns the ``Action`` its driver
-/// (``Gate``, or ``OfflineGate`` when the store cannot be read) performs.
+/// Shaped like swift-nio's state machines (``EvaluationStateMachine``): a private `State` whose
+/// cases carry their data, and each input returns its own action type, holding only what can
+/// follow that input, which its driver (``Gate``, over the store or, when the store cannot be
+/// read, over an in-memory ledger) performs.
 public struct GateStateMachine: Sendable {
-    public enum Action: Sendable, Equatable {
-        /// Claim the session's prompt in the store; answer ``promptClaimed()`` or ``promptOwned(by:)``.
-        /// A claim held by a process the user cannot reach (a gate in a tmux pane behind a
-        /// locked client, a process on no terminal) is taken over, its owner's prompt ended.
+    /// What ``start()`` asks: claim the session's prompt in the store; answer
+    /// ``promptClaimed()`` or ``promptOwned(by:)``. A claim held by a process the user cannot
+    /// reach (a gate in a tmux pane behind a locked client, a process on no terminal) is taken
+    /// over, its owner's prompt ended.
+    public enum StartAction: Sendable, Equatable {
         case claimPrompt
-        /// Take the session's prompt from its owner, whoever it is (the user pressed Enter at
-        /// this gate's wait), ending the owner's prompt; answer ``promptClaimed()``.
-        case takeOverPrompt
+    }
+
+    /// What a claim's answer (``promptClaimed()``, ``promptOwned(by:)``) asks.
+    public enum ClaimAction: Sendable, Equatable {
+        /// Draw the status with `notice`, then evaluate; answer ``evaluationSucceeded()`` or ``evaluationFailed(_:terminalGone:)``.
+        /// With `clearInterruption`, the cancel that ended the last evaluation is forgotten first.
+        case evaluate(notice: String?, clearInterruption: Bool)
         /// Say that process `owner` is unlocking the session, wait `milliseconds` (or until Enter
         /// at this gate's terminal), then read the session; answer
         /// ``ownerWaitEnded(sessionLocked:takeOver:)`` (or ``interrupted(_:)``, ``terminalGone()``).
         case waitForOwner(Int32, milliseconds: Int32)
-        /// Draw the status with `notice`, then evaluate; answer ``evaluationEnded(_:)``. With
-        /// `clearInterruption`, the cancel that ended the last evaluation is forgotten first.
-        case evaluate(notice: String?, clearInterruption: Bool)
-        /// Unlock the session in the store; answer ``unlocked()``.
+    }
+
+    /// What ``ownerWaitEnded(sessionLocked:takeOver:)`` asks.
+    public enum OwnerWaitAction: Sendable, Equatable {
+        /// Claim the prompt again (see ``StartAction/claimPrompt``).
+        case claimPrompt
+        /// Take the session's prompt from its owner, whoever it is (the user pressed Enter at
+        /// this gate's wait), ending the owner's prompt; answer ``promptClaimed()``.
+        case takeOverPrompt
+        /// The gate is over (the other process unlocked the session).
+        case finish(GateEnd, say: String?)
+    }
+
+    /// What ``evaluationSucceeded()`` asks: unlock the session with the evaluation's
+    /// ``EvaluationSuccess``; answer ``unlocked()``.
+    public enum EvaluationSucceededAction: Sendable, Equatable {
         case unlockSession
+    }
+
+    /// What ``evaluationFailed(_:terminalGone:)`` asks.
+    public enum EvaluationFailedAction: Sendable, Equatable {
         /// Show `seconds` left of the passcode's throttling (the notice comes with the next
         /// evaluation), then answer ``tick()`` each second.
         case countDown(seconds: Int)
-        /// Redraw the countdown's line with `seconds` left; answer ``tick()`` a second later.
-        case redrawCountdown(seconds: Int)
+        /// Claim the prompt again before asking (cancelled from outside: perhaps another gate
+        /// took it over); answer ``promptClaimed()`` or ``promptOwned(by:)``.
+        case claimPrompt
         /// Draw the status with `notice` and wait for Enter; answer ``enterWaitEnded(_:terminalGone:)``.
         case waitForEnter(notice: String?)
+        /// Evaluate again (see ``ClaimAction/evaluate(notice:clearInterruption:)``).
+        case evaluate(notice: String?, clearInterruption: Bool)
+        /// The gate is over; with `say`, the line to write on standard error first (`-S`).
+        case finish(GateEnd, say: String?)
+    }
+
+    /// What ``unlocked()`` asks: the gate is over, unlocked.
+    public enum UnlockedAction: Sendable, Equatable {
+        case finish(GateEnd, say: String?)
+    }
+
+    /// What ``tick()`` asks.
+    public enum TickAction: Sendable, Equatable {
+        /// Redraw the countdown's line with `seconds` left; answer ``tick()`` a second later.
+        case redrawCountdown(seconds: Int)
+        /// The wait is over: evaluate (see ``ClaimAction/evaluate(notice:clearInterruption:)``).
+        case evaluate(notice: String?, clearInterruption: Bool)
+    }
+
+    /// What ``enterWaitEnded(_:terminalGone:)`` asks.
+    public enum EnterWaitAction: Sendable, Equatable {
+        case evaluate(notice: String?, clearInterruption: Bool)
+        case finish(GateEnd, say: String?)
+    }
+
+    /// What ``interrupted(_:)`` asks.
+    public enum InterruptedAction: Sendable, Equatable {
         /// Forget the interruption and go on with the wait that was interrupted.
         case resume
-        /// The gate is over; with `say`, the line to write on standard error first (`-S`).
+        case finish(GateEnd, say: String?)
+    }
+
+    /// What ``terminalGone()`` asks: the gate is over, the session still locked.
+    public enum TerminalGoneAction: Sendable, Equatable {
         case finish(GateEnd, say: String?)
     }
 
@@ -43,49 +98,41 @@ public struct GateStateMachine: Sendable {
         case waitingForOwner
         case evaluating
         case unlocking
-        case countingDown(remaining: Int)
+        /// `notice`: what the evaluation after the countdown shows.
+        case countingDown(remaining: Int, notice: String)
         case waitingForEnter
         case finished
     }
 
     /// With `-S`: standard input answers, so an outcome that would ask again at a terminal ends the gate.
     public let scripted: Bool
-    /// False for the gate without a store: nothing to claim, nothing to unlock.
-    public let claimsPrompt: Bool
     private var state = State.initial
-    /// What the next evaluation's status shows.
-    private var notice: String?
 
     /// How long the gate waits between looks at a prompt another process holds.
     public static let ownerPollMilliseconds: Int32 = 300
 
-    public init(scripted: Bool, claimsPrompt: Bool = true) {
+    public init(scripted: Bool) {
         self.scripted = scripted
-        self.claimsPrompt = claimsPrompt
     }
 
     // MARK: - Inputs
 
     /// The gate starts over a locked session.
-    public mutating func start() -> Action {
+    public mutating func start() -> StartAction {
         guard state == .initial else { preconditionFailure("start twice") }
-        if claimsPrompt {
-            state = .claiming(notice: nil, clearInterruption: false)
-            return .claimPrompt
-        }
-        state = .evaluating
-        return .evaluate(notice: nil, clearInterruption: false)
+        state = .claiming(notice: nil, clearInterruption: false)
+        return .claimPrompt
     }
 
     /// The prompt is this gate's: no double prompt.
-    public mutating func promptClaimed() -> Action {
+    public mutating func promptClaimed() -> ClaimAction {
         guard case .claiming(let notice, let clearInterruption) = state else { preconditionFailure("not claiming") }
         state = .evaluating
         return .evaluate(notice: notice, clearInterruption: clearInterruption)
     }
 
     /// Another live process prompts for this session: wait for it.
-    public mutating func promptOwned(by owner: Int32) -> Action {
+    public mutating func promptOwned(by owner: Int32) -> ClaimAction {
         guard case .claiming = state else { preconditionFailure("not claiming") }
         state = .waitingForOwner
         return .waitForOwner(owner, milliseconds: Self.ownerPollMilliseconds)
@@ -94,22 +141,27 @@ public struct GateStateMachine: Sendable {
     /// The wait for the other process is over: it unlocked the session, or the gate claims
     /// again; with `takeOver` (Enter at this gate) it takes the prompt, so the gate in front of
     /// the user can always unlock and never waits for ever for a prompt no one answers.
-    public mutating func ownerWaitEnded(sessionLocked: Bool, takeOver: Bool = false) -> Action {
+    public mutating func ownerWaitEnded(sessionLocked: Bool, takeOver: Bool = false) -> OwnerWaitAction {
         guard state == .waitingForOwner else { preconditionFailure("not waiting for an owner") }
-        if !sessionLocked { return finish(.unlocked) }
+        if !sessionLocked {
+            let (end, say) = finish(.unlocked)
+            return .finish(end, say: say)
+        }
         state = .claiming(notice: nil, clearInterruption: false)
         return takeOver ? .takeOverPrompt : .claimPrompt
     }
 
-    /// An evaluation ended: `nil` for success, or its error.
-    public mutating func evaluationEnded(_ error: AuthError?, terminalGone: Bool = false) -> Action {
+    /// The evaluation succeeded.
+    public mutating func evaluationSucceeded() -> EvaluationSucceededAction {
         guard state == .evaluating else { preconditionFailure("not evaluating") }
-        guard let error else {
-            if !claimsPrompt { return finish(.unlocked) }
-            state = .unlocking
-            return .unlockSession
-        }
-        if let end = end(for: error, terminalGone: terminalGone) { return end }
+        state = .unlocking
+        return .unlockSession
+    }
+
+    /// The evaluation ended with `error`; `terminalGone`: the terminal the gate holds is gone.
+    public mutating func evaluationFailed(_ error: AuthError, terminalGone: Bool = false) -> EvaluationFailedAction {
+        guard state == .evaluating else { preconditionFailure("not evaluating") }
+        if let (end, say) = end(for: error, terminalGone: terminalGone) { return .finish(end, say: say) }
         let cancelled = error.code == .userCancel || error.code == .appCancel
         // A cancel from outside says what sent the session away (its detail), not "cancelled".
         let notice = cancelled
@@ -118,11 +170,10 @@ public struct GateStateMachine: Sendable {
             : error.message
         if let wait = error.retryAfterSeconds {
             // Shown while the countdown runs; once it ends the prompt is open again, and says so.
-            self.notice = "The wait is over: type the passcode."
-            state = .countingDown(remaining: wait)
+            state = .countingDown(remaining: wait, notice: "The wait is over: type the passcode.")
             return .countDown(seconds: wait)
         }
-        if claimsPrompt, error.code == .appCancel {
+        if error.code == .appCancel {
             // Cancelled from outside: perhaps another gate took the prompt over. Claim it again
             // (still this gate's: ask again; taken: wait for the one that holds it).
             state = .claiming(notice: notice, clearInterruption: true)
@@ -138,16 +189,17 @@ public struct GateStateMachine: Sendable {
     }
 
     /// The session is unlocked in the store.
-    public mutating func unlocked() -> Action {
+    public mutating func unlocked() -> UnlockedAction {
         guard state == .unlocking else { preconditionFailure("not unlocking") }
-        return finish(.unlocked)
+        let (end, say) = finish(.unlocked)
+        return .finish(end, say: say)
     }
 
     /// A second of the countdown passed.
-    public mutating func tick() -> Action {
-        guard case .countingDown(let remaining) = state else { preconditionFailure("not counting down") }
+    public mutating func tick() -> TickAction {
+        guard case .countingDown(let remaining, let notice) = state else { preconditionFailure("not counting down") }
         if remaining > 1 {
-            state = .countingDown(remaining: remaining - 1)
+            state = .countingDown(remaining: remaining - 1, notice: notice)
             return .redrawCountdown(seconds: remaining - 1)
         }
         state = .evaluating
@@ -155,22 +207,26 @@ public struct GateStateMachine: Sendable {
     }
 
     /// The wait for Enter ended.
-    public mutating func enterWaitEnded(_ end: GateEnterWait, terminalGone: Bool = false) -> Action {
+    public mutating func enterWaitEnded(_ end: GateEnterWait, terminalGone: Bool = false) -> EnterWaitAction {
         guard state == .waitingForEnter else { preconditionFailure("not waiting for Enter") }
+        func finished(_ gateEnd: GateEnd) -> EnterWaitAction {
+            let (gateEnd, say) = finish(gateEnd)
+            return .finish(gateEnd, say: say)
+        }
         switch end {
         case .enter:
             break
         case .interrupted(.system):
-            return finish(.stopped(AuthError(.systemCancel)))
+            return finished(.stopped(AuthError(.systemCancel)))
         case .interrupted(_):
             state = .evaluating
             return .evaluate(notice: nil, clearInterruption: true)
         case .endOfInput:
-            if scripted || terminalGone, let end = self.end(for: AuthError(.userCancel), terminalGone: terminalGone) {
-                return end
+            if scripted || terminalGone, let (gateEnd, say) = self.end(for: AuthError(.userCancel), terminalGone: terminalGone) {
+                return .finish(gateEnd, say: say)
             }
         case .notInteractive:
-            return finish(.stopped(AuthError(.notInteractive)))
+            return finished(.stopped(AuthError(.notInteractive)))
         }
         state = .evaluating
         return .evaluate(notice: nil, clearInterruption: false)
@@ -178,20 +234,22 @@ public struct GateStateMachine: Sendable {
 
     /// A signal (or a lifecycle event) arrived during a wait of the gate's own (for another
     /// owner, a countdown): it ends the gate, or is forgotten and the wait goes on.
-    public mutating func interrupted(_ interruption: Interruption) -> Action {
+    public mutating func interrupted(_ interruption: Interruption) -> InterruptedAction {
         if state == .finished { return .finish(.stopped(AuthError(interruption.code)), say: nil) }
-        return end(for: AuthError(interruption.code), terminalGone: false) ?? .resume
+        guard let (end, say) = end(for: AuthError(interruption.code), terminalGone: false) else { return .resume }
+        return .finish(end, say: say)
     }
 
     /// The terminal the gate holds is gone: ending is all that is left (the session stays locked).
-    public mutating func terminalGone() -> Action {
-        finish(.stopped(AuthError(.systemCancel)))
+    public mutating func terminalGone() -> TerminalGoneAction {
+        let (end, say) = finish(.stopped(AuthError(.systemCancel)))
+        return .finish(end, say: say)
     }
 
     // MARK: - Rules
 
-    /// The action that ends the gate after `error`, or `nil` when the gate asks again.
-    private mutating func end(for error: AuthError, terminalGone: Bool) -> Action? {
+    /// How the gate ends after `error` (and the line said with `-S`), or `nil` when it asks again.
+    private mutating func end(for error: AuthError, terminalGone: Bool) -> (GateEnd, String?)? {
         switch error.code {
         case .systemCancel, .notInteractive:
             return finish(.stopped(error))
@@ -208,10 +266,10 @@ public struct GateStateMachine: Sendable {
         }
     }
 
-    private mutating func finish(_ end: GateEnd) -> Action {
+    private mutating func finish(_ end: GateEnd) -> (GateEnd, String?) {
         state = .finished
-        guard scripted, case .stopped(let error) = end else { return .finish(end, say: nil) }
+        guard scripted, case .stopped(let error) = end else { return (end, nil) }
         // With -S an outcome that ends the gate is said on standard error, as `auth` says it.
-        return .finish(end, say: "touchgate: \(error.message) (\(error.code.name))")
+        return (end, "touchgate: \(error.message) (\(error.code.name))")
     }
 }

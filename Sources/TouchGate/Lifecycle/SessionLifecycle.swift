@@ -3,8 +3,9 @@
 /// In the manner of swift-nio's state machines: a value type, each event returns the action the
 /// caller must carry out, and nothing here does I/O or reads a clock, so every path is testable.
 ///
-/// The security invariant: `locked` becomes false only through ``unlock()``, which callers invoke
-/// after a successful evaluation and for nothing else. No event clears it.
+/// The security invariant: `locked` becomes false only through ``unlock(_:)``, which takes the
+/// ``EvaluationSuccess`` only a successful evaluation makes. No event clears it, and every
+/// change of `state` follows ``destination(of:from:)``.
 public struct SessionLifecycle: Equatable, Sendable {
     public private(set) var state: LifecycleState
     /// A successful evaluation is needed before the session is shown again.
@@ -117,15 +118,26 @@ public struct SessionLifecycle: Equatable, Sendable {
         if policy.enabled { locked = true }
     }
 
-    /// Clears the lock. Call only after a successful evaluation for this session.
-    public mutating func unlock() {
+    /// Clears the lock after `success` and shows the session: it becomes active along the table
+    /// (back from the background, then active), its absence over. A gate that unlocks a session
+    /// has shown it.
+    public mutating func unlock(_ success: EvaluationSuccess) {
         locked = false
+        backgroundSince = nil
+        for event in [LifecycleEvent.didFinishLaunching, .willEnterForeground, .didBecomeActive]
+        where state != .active && (event != .didFinishLaunching || state == .notRunning) {
+            if let next = Self.destination(of: event, from: state) { state = next }
+        }
     }
 
-    /// A session that is shown after a successful gate is active: the return is complete.
-    public mutating func becameVisible() {
-        state = .active
-        backgroundSince = nil
+    /// A session the gate found unlocked is shown: it becomes active through the events of the
+    /// table (a return from the background decided on the way, with the grace period), and
+    /// stays where it is once one of them locks it. Nothing here unlocks.
+    public mutating func becameVisible(now: Double, policy: Policy) {
+        for event in [LifecycleEvent.willEnterForeground, .didBecomeActive] where !locked {
+            guard Self.destination(of: event, from: state) != nil else { continue }
+            _ = try? handle(event, now: now, policy: policy)
+        }
     }
 
     /// True while the session is returning from the background (inactive, with an absence on record).
