@@ -1,10 +1,10 @@
-internal import CPAM
-
 /// The rules of one try of the biometric stack in its worker, free of I/O: what a message from
 /// the worker, its result, a line typed at the terminal and an interruption do to the wait.
 ///
 /// Shaped like ``EvaluationStateMachine``: a private ``State`` carries each step's data; every
-/// input is a `mutating` method returning the ``Action`` its caller performs. The driver
+/// input is a `mutating` method returning its own action type, holding only what can follow
+/// that input. No C module here: the driver reads PAM's message styles
+/// (``MessageStyle/init(pamStyle:)``, beside it) and the machine's outcomes are ``PAMOutcome``s. The driver
 /// (``WorkerCredentialChecker``) spawns and kills the worker, polls its socket, the interrupter
 /// and the input, asks the questions through the ``Conversation`` and sends the answers; which
 /// event ends the wait, how, and when typed input is read is decided here once, and unit-tested
@@ -18,24 +18,16 @@ public struct BiometricWaitStateMachine: Sendable {
         case information
         /// Any other style (binary, radio prompts): refused.
         case unsupported
-
-        /// Reads the style byte of a message frame.
-        public init(pamStyle: Int32) {
-            switch pamStyle {
-            case PAM_PROMPT_ECHO_OFF: self = .question(echo: false)
-            case PAM_PROMPT_ECHO_ON: self = .question(echo: true)
-            case PAM_TEXT_INFO, PAM_ERROR_MSG: self = .information
-            default: self = .unsupported
-            }
-        }
     }
 
-    /// What the caller does next.
-    public enum Action: Sendable, Equatable {
-        /// Send the worker its start frame (then poll); a failed send is ``workerGone()``.
+    /// What ``started()`` asks: send the worker its start frame (then poll); a failed send is
+    /// ``workerGone()``.
+    public enum StartedAction: Sendable, Equatable {
         case sendStart
-        /// Poll again: the worker's socket, the interrupter and, when ``watchesInput``, the input.
-        case keepWaiting
+    }
+
+    /// What ``workerMessage(style:text:)`` asks.
+    public enum MessageAction: Sendable, Equatable {
         /// Show an information or error line of the stack, then poll again.
         case show(String)
         /// Show the line, then start watching the input: the stack now waits for the sensor
@@ -45,9 +37,27 @@ public struct BiometricWaitStateMachine: Sendable {
         /// Ask the user the stack's question (through the conversation); answer with
         /// ``answered()`` or ``notAnswered()``.
         case relayQuestion(String, echo: Bool)
-        /// Send the answer the driver holds to the worker, wipe it, then poll again; a failed
-        /// send is ``workerGone()``.
+        /// See ``FinishAction/killWorkerAndFinish(_:fallbackChosen:)`` (a style that is refused).
+        case killWorkerAndFinish(PAMOutcome, fallbackChosen: Bool)
+    }
+
+    /// What ``answered()`` asks: send the answer the driver holds to the worker, wipe it, then
+    /// poll again; a failed send is ``workerGone()``.
+    public enum AnsweredAction: Sendable, Equatable {
         case sendAnswer
+    }
+
+    /// What ``lineTyped(_:)`` asks.
+    public enum LineTypedAction: Sendable, Equatable {
+        /// Poll again: the worker's socket, the interrupter and, when ``watchesInput``, the input.
+        case keepWaiting
+        /// See ``FinishAction/killWorkerAndFinish(_:fallbackChosen:)`` (the fallback).
+        case killWorkerAndFinish(PAMOutcome, fallbackChosen: Bool)
+    }
+
+    /// What an input that ends the wait asks (``notSpawned()``, ``notAnswered()``,
+    /// ``workerResult(_:)``, ``workerGone()``, ``interrupted(_:)``).
+    public enum FinishAction: Sendable, Equatable {
         /// Kill the worker's process group (when one runs), reap it, and end the check with
         /// `outcome`; with `fallbackChosen` the fallback was chosen during the wait (a line typed
         /// under device-owner stays buffered for the passcode prompt).
@@ -93,19 +103,19 @@ public struct BiometricWaitStateMachine: Sendable {
     // MARK: - Inputs
 
     /// The worker was spawned.
-    public mutating func started() -> Action {
+    public mutating func started() -> StartedAction {
         guard case .initial = state else { preconditionFailure("started twice") }
         state = .running(sensorWait: false, inputEnded: false)
         return .sendStart
     }
 
     /// The worker could not be spawned: the stack never ran.
-    public mutating func notSpawned() -> Action {
+    public mutating func notSpawned() -> FinishAction {
         finish(.notStarted)
     }
 
     /// The worker relayed a message of the stack (its text already sanitized).
-    public mutating func workerMessage(style: MessageStyle, text: String) -> Action {
+    public mutating func workerMessage(style: MessageStyle, text: String) -> MessageAction {
         guard case .running(let sensorWait, let inputEnded) = state else { preconditionFailure("no worker running") }
         switch style {
         case .question(let echo):
@@ -120,12 +130,14 @@ public struct BiometricWaitStateMachine: Sendable {
             return .show(text)
         case .unsupported:
             // Refused rather than guessed, as in-process.
-            return finish(PAMOutcome(status: PAM_CONV_ERR))
+            switch finish(.conversationFailed) {
+            case .killWorkerAndFinish(let outcome, let fallback): return .killWorkerAndFinish(outcome, fallbackChosen: fallback)
+            }
         }
     }
 
     /// The user answered the relayed question.
-    public mutating func answered() -> Action {
+    public mutating func answered() -> AnsweredAction {
         guard case .relaying(let inputEnded) = state else { preconditionFailure("no question relayed") }
         state = .running(sensorWait: false, inputEnded: inputEnded)
         return .sendAnswer
@@ -133,14 +145,14 @@ public struct BiometricWaitStateMachine: Sendable {
 
     /// The relayed question got no answer (the fallback, a cancel, end of input, an invalid line,
     /// no one to ask: the conversation recorded which); the stack is stopped.
-    public mutating func notAnswered() -> Action {
+    public mutating func notAnswered() -> FinishAction {
         guard case .relaying(_) = state else { preconditionFailure("no question relayed") }
-        return finish(PAMOutcome(status: PAM_CONV_ERR))
+        return finish(.conversationFailed)
     }
 
     /// A line typed during the wait, as the prompt source read it (``keepsTypedLine`` said whether
     /// it keeps a non-empty one).
-    public mutating func lineTyped(_ line: WaitingLine) -> Action {
+    public mutating func lineTyped(_ line: WaitingLine) -> LineTypedAction {
         guard case .running(let sensorWait, _) = state, watchesInput else {
             // Input is read only while it is watched; anything else waits for a prompt.
             return .keepWaiting
@@ -152,7 +164,9 @@ public struct BiometricWaitStateMachine: Sendable {
             // The fallback button, or (device-owner) the passcode, left buffered for its prompt.
             // Under biometrics the source drops a non-empty line (``keepsTypedLine``) and never
             // answers `.text`; should one come, it ends the wait as Enter does, never as a passcode.
-            return finish(PAMOutcome(status: PAM_CONV_ERR), fallbackChosen: true)
+            switch finish(.conversationFailed, fallbackChosen: true) {
+            case .killWorkerAndFinish(let outcome, let fallback): return .killWorkerAndFinish(outcome, fallbackChosen: fallback)
+            }
         case .endOfInput:
             // Only the reading stops: the wait for the finger goes on.
             state = .running(sensorWait: sensorWait, inputEnded: true)
@@ -161,7 +175,7 @@ public struct BiometricWaitStateMachine: Sendable {
     }
 
     /// The worker reported the stack's result.
-    public mutating func workerResult(_ outcome: PAMOutcome) -> Action {
+    public mutating func workerResult(_ outcome: PAMOutcome) -> FinishAction {
         guard case .running(_, _) = state else { preconditionFailure("no worker running") }
         return finish(outcome)
     }
@@ -169,17 +183,17 @@ public struct BiometricWaitStateMachine: Sendable {
     /// The worker is gone without a result (its socket closed, a malformed frame, a send that
     /// failed), or the wait can no longer follow it (a failed poll): a counted failure, never a
     /// success.
-    public mutating func workerGone() -> Action {
-        finish(.failed(PAM_ABORT))
+    public mutating func workerGone() -> FinishAction {
+        finish(.aborted)
     }
 
     /// A signal, ``AuthContext/invalidate()`` or a `did-enter-background`: the wait ends at once.
     /// The driver's caller reads the interruption itself (it decides the evaluation's outcome).
-    public mutating func interrupted(_ interruption: Interruption) -> Action {
-        finish(.failed(PAM_ABORT))
+    public mutating func interrupted(_ interruption: Interruption) -> FinishAction {
+        finish(.aborted)
     }
 
-    private mutating func finish(_ outcome: PAMOutcome, fallbackChosen: Bool = false) -> Action {
+    private mutating func finish(_ outcome: PAMOutcome, fallbackChosen: Bool = false) -> FinishAction {
         if case .finished = state { preconditionFailure("finished twice") }
         state = .finished
         return .killWorkerAndFinish(outcome, fallbackChosen: fallbackChosen)

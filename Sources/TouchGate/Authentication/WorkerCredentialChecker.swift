@@ -50,10 +50,15 @@ public struct WorkerCredentialChecker: CredentialChecker {
         }
         let waiting = (emptyAnswerIsFallback ? prompts as? WaitingInput : nil)
         var machine = BiometricWaitStateMachine(inputWatchable: waiting != nil, typedLineIsPasscode: typedLineIsPasscode)
-        func notSpawned() -> CredentialCheckResult {
-            guard case .killWorkerAndFinish(let outcome, _) = machine.notSpawned() else { return result(.notStarted) }
-            return result(outcome)
+        func finished(_ action: BiometricWaitStateMachine.FinishAction) -> CredentialCheckResult {
+            switch action {
+            case .killWorkerAndFinish(let outcome, let fallbackChosen):
+                // The worker is killed and reaped on the way out (`end`).
+                if fallbackChosen { conversation.chooseFallback() }
+                return result(outcome)
+            }
         }
+        func notSpawned() -> CredentialCheckResult { finished(machine.notSpawned()) }
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             return notSpawned()
@@ -70,49 +75,55 @@ public struct WorkerCredentialChecker: CredentialChecker {
         var answer: [UInt8] = []
         defer { wipe(&answer) }
 
-        var action = machine.started()
+        switch machine.started() {
+        case .sendStart:
+            let items = WorkerChannel.joined([
+                base.configurationDirectory ?? "", base.terminal ?? "", base.remoteHost ?? "", String(getpid())])
+            guard channel.send(.start, items) else { return finished(machine.workerGone()) }
+        }
         while true {
-            switch action {
-            case .sendStart:
-                let items = WorkerChannel.joined([
-                    base.configurationDirectory ?? "", base.terminal ?? "", base.remoteHost ?? "", String(getpid())])
-                action = channel.send(.start, items) ? .keepWaiting : machine.workerGone()
-            case .keepWaiting:
-                action = nextEvent(&machine, channel: channel, interrupter: interrupter, waiting: waiting)
+            let message: BiometricWaitStateMachine.MessageAction
+            switch nextEvent(&machine, channel: channel, interrupter: interrupter, waiting: waiting) {
+            case .finish(let action): return finished(action)
+            case .message(let action): message = action
+            }
+            switch message {
             case .show(let text):
                 prompts.show(text)
-                action = .keepWaiting
             case .showAndStartWatchingInput(let text, let passcode):
                 prompts.show(text)
                 waiting?.waitingStarted(typedLineIsPasscode: passcode)
-                action = .keepWaiting
             case .relayQuestion(let text, let echo):
                 let style = echo ? PAM_PROMPT_ECHO_ON : PAM_PROMPT_ECHO_OFF
-                if case .answer(let bytes) = conversation.respond(style: style, text: text) {
-                    answer = bytes
-                    action = machine.answered()
-                } else {
-                    action = machine.notAnswered()
+                guard case .answer(let bytes) = conversation.respond(style: style, text: text) else {
+                    return finished(machine.notAnswered())
                 }
-            case .sendAnswer:
-                let sent = channel.send(.answer, answer)
-                wipe(&answer)
-                action = sent ? .keepWaiting : machine.workerGone()
+                answer = bytes
+                switch machine.answered() {
+                case .sendAnswer:
+                    let sent = channel.send(.answer, answer)
+                    wipe(&answer)
+                    if !sent { return finished(machine.workerGone()) }
+                }
             case .killWorkerAndFinish(let outcome, let fallbackChosen):
-                // The worker is killed and reaped on the way out (`end`).
-                if fallbackChosen { conversation.chooseFallback() }
-                return result(outcome)
+                return finished(.killWorkerAndFinish(outcome, fallbackChosen: fallbackChosen))
             }
         }
+    }
+
+    /// What the next event of the wait asked: a message's action, or the end.
+    private enum WaitEvent {
+        case message(BiometricWaitStateMachine.MessageAction)
+        case finish(BiometricWaitStateMachine.FinishAction)
     }
 
     /// Waits for the next event of the wait and feeds it to `machine`: an interruption first, then
     /// a line typed (while the machine watches the input), then a frame from the worker.
     private func nextEvent(
         _ machine: inout BiometricWaitStateMachine, channel: WorkerChannel, interrupter: Interrupter, waiting: WaitingInput?
-    ) -> BiometricWaitStateMachine.Action {
+    ) -> WaitEvent {
         while true {
-            if let interruption = interrupter.pending { return machine.interrupted(interruption) }
+            if let interruption = interrupter.pending { return .finish(machine.interrupted(interruption)) }
             let input = machine.watchesInput ? waiting : nil
             var fds = (
                 pollfd(fd: channel.descriptor, events: Int16(POLLIN), revents: 0),
@@ -122,28 +133,31 @@ public struct WorkerCredentialChecker: CredentialChecker {
             let ready = withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 3, -1) }
             if ready < 0 {
                 if errno == EINTR { continue }
-                return machine.workerGone()
+                return .finish(machine.workerGone())
             }
             // The interruption is read at the top.
             if fds.1.revents != 0 { continue }
             if fds.2.revents != 0, let input {
-                let action = machine.lineTyped(input.peekLine(keepText: machine.keepsTypedLine))
-                if action != .keepWaiting { return action }
+                switch machine.lineTyped(input.peekLine(keepText: machine.keepsTypedLine)) {
+                case .keepWaiting: break
+                case .killWorkerAndFinish(let outcome, let fallbackChosen):
+                    return .finish(.killWorkerAndFinish(outcome, fallbackChosen: fallbackChosen))
+                }
             }
             guard fds.0.revents != 0 else { continue }
-            guard var frame = channel.receive() else { return machine.workerGone() }
+            guard var frame = channel.receive() else { return .finish(machine.workerGone()) }
             defer { wipe(&frame.payload) }
             switch frame.kind {
             case .message where !frame.payload.isEmpty:
                 let style = BiometricWaitStateMachine.MessageStyle(pamStyle: Int32(frame.payload[0]))
                 let text = TerminalText.sanitized(bytes: frame.payload.dropFirst(), limit: 512)
-                return machine.workerMessage(style: style, text: text)
+                return .message(machine.workerMessage(style: style, text: text))
             case .result where frame.payload.count == 5:
                 let status = Int32(bitPattern: UInt32(frame.payload[1]) << 24 | UInt32(frame.payload[2]) << 16
                     | UInt32(frame.payload[3]) << 8 | UInt32(frame.payload[4]))
-                return machine.workerResult(frame.payload[0] == 1 ? PAMOutcome(status: status) : .notStarted)
+                return .finish(machine.workerResult(frame.payload[0] == 1 ? PAMOutcome(status: status) : .notStarted))
             default:
-                return machine.workerGone()
+                return .finish(machine.workerGone())
             }
         }
     }
