@@ -43,7 +43,14 @@ public struct SessionLifecycle: Equatable, Sendable {
         public var description: String { "event \(event.rawValue) is not valid in state \(state.rawValue)" }
     }
 
-    public init(state: LifecycleState = .notRunning, locked: Bool = false, backgroundSince: Double? = nil) {
+    /// A session that never ran (`notRunning`, unlocked): every later state comes from the table.
+    public init() {
+        self.init(state: .notRunning)
+    }
+
+    /// A lifecycle in any state: only for the store, which reads one back from its row (and for
+    /// tests), so that no caller outside the library sets a state around the table.
+    init(state: LifecycleState, locked: Bool = false, backgroundSince: Double? = nil) {
         self.state = state
         self.locked = locked
         self.backgroundSince = backgroundSince
