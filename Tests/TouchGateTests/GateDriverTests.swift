@@ -85,6 +85,7 @@ import Testing
         #expect(try world.gate(checker).run(on: screen) == .unlocked)
         #expect(screen.notices == [nil, "Authentication failed: the passcode was wrong 3 times."])
         #expect(!world.locked)
+        #expect(try world.store.session("s1")?.lifecycle.state == .active)
         // The claim is given back.
         #expect(try world.store.session("s1")?.promptOwner == nil)
     }
@@ -233,6 +234,14 @@ import Testing
         #expect(try ledger.user("alice").passcodeFailures == failures)
         try ledger.finishAttempt(attempt, user: "alice", factor: .passcode, result: .success)
         #expect(try ledger.user("alice").passcodeFailures == 0)
+    }
+
+    /// A success unlocks only its own user's session.
+    @Test func anotherUsersSuccessUnlocksNothing() throws {
+        let world = try World()
+        try world.store.updateSession("s2", user: "bob") { $0.lifecycle.lock(policy: .init(enabled: true, graceSeconds: 0)) }
+        try world.store.unlockSession("s2", user: "bob", after: try world.success())
+        #expect(try world.store.session("s2")?.lifecycle.locked == true)
     }
 
     /// The use case's fast path: the lock off, or an active unlocked session, opens at once and
