@@ -10,25 +10,8 @@ internal import CPAM
 /// event ends the wait, how, and when typed input is read is decided here once, and unit-tested
 /// with events alone. No secret passes through the machine: the driver holds an answer's bytes.
 public struct BiometricWaitStateMachine: Sendable {
-    /// What a message relayed from the worker is.
-    public enum MessageStyle: Sendable, Equatable {
-        /// `PAM_PROMPT_ECHO_OFF` / `PAM_PROMPT_ECHO_ON`: a question the user answers.
-        case question(echo: Bool)
-        /// `PAM_TEXT_INFO` / `PAM_ERROR_MSG`: a line to show (pam_fprintd's "Swipe …").
-        case information
-        /// Any other style (binary, radio prompts): refused.
-        case unsupported
-
-        /// Reads the style byte of a message frame.
-        public init(pamStyle: Int32) {
-            switch pamStyle {
-            case PAM_PROMPT_ECHO_OFF: self = .question(echo: false)
-            case PAM_PROMPT_ECHO_ON: self = .question(echo: true)
-            case PAM_TEXT_INFO, PAM_ERROR_MSG: self = .information
-            default: self = .unsupported
-            }
-        }
-    }
+    /// What a message relayed from the worker is (read once, in ``PAMMessageStyle``).
+    public typealias MessageStyle = PAMMessageStyle
 
     /// What the caller does next.
     public enum Action: Sendable, Equatable {
