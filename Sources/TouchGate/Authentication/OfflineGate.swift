@@ -29,7 +29,7 @@ public final class OfflineGate {
     public func run(on screen: any GateScreen) -> GateEnd {
         var machine = GateStateMachine(scripted: scripted, claimsPrompt: false)
         var action = machine.start()
-        let status = GateStatus(user: user, session: session, lines: [], offline: true)
+        let status = GateStatus(user: user, session: session, lines: [])
         func notice(_ notice: String?) -> String {
             guard let notice else { return "The touchgate store cannot be read (\(storeProblem)); only the passcode can unlock." }
             return "\(notice) The store cannot be read; only the passcode can unlock."

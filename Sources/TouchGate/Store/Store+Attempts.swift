@@ -1,24 +1,4 @@
-/// Whether a credential check may go ahead.
-public enum Admission: Equatable, Sendable {
-    /// Counted in advance as a failure; ``Store/finishAttempt(_:user:factor:result:)`` settles it.
-    case admitted(attempt: Int64)
-    /// Too many biometric failures: do not call PAM.
-    case lockedOut
-    /// Passcode attempts are throttled for this many more seconds: do not call PAM.
-    case throttled(retryAfterSeconds: Int)
-}
 
-/// How a counted attempt ended.
-public enum AttemptResult: Equatable, Sendable {
-    case success
-    /// A credential was checked and rejected: the advance count stands.
-    case failure(AuthError.Code)
-    /// No credential was checked (cancelled before answering, fallback, stack unavailable): the
-    /// advance count is taken back.
-    case notChecked(AuthError.Code)
-    /// A correct credential, but a signal or cancel arrived: counters reset, nothing unlocks.
-    case verifiedButCancelled(AuthError.Code)
-}
 
 extension Store {
     /// Checks the lockout and counts the attempt as a failure in one `BEGIN IMMEDIATE` transaction,

@@ -1,32 +1,4 @@
-/// One line of the audit trail. It names what happened, never what was typed.
-public struct AuditEntry: Equatable, Sendable {
-    public var id: Int64
-    public var time: Double
-    public var user: String
-    public var session: String?
-    public var policy: String?
-    public var factor: String
-    public var outcome: String
-    public var code: Int
-    /// For a configuration change: the setting, its old and new value, and who changed it.
-    public var change: SettingChange?
-}
 
-/// A configuration change as the audit log records it.
-public struct SettingChange: Equatable, Sendable {
-    public var key: String
-    public var oldValue: String
-    public var newValue: String
-    /// The invoking user who made the change (the entry's `user` is whose setting it is).
-    public var actor: String?
-
-    public init(key: String, oldValue: String, newValue: String, actor: String?) {
-        self.key = key
-        self.oldValue = oldValue
-        self.newValue = newValue
-        self.actor = actor
-    }
-}
 
 extension Store {
     /// Appends an entry; unless `prune` is false, also deletes `user`'s entries beyond their
