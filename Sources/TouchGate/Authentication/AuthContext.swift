@@ -174,16 +174,16 @@ public final class AuthContext: @unchecked Sendable {
         if window > 0, let lastSuccess = record.lastSuccess, store.clock.now - lastSuccess < window,
            store.clock.now >= lastSuccess {
             try AuthError.wrapping { () throws(StoreError) in
-                try store.recordOutcome(user: user, session: session, policy: policy.rawValue, factor: "reuse",
-                                        outcome: "success", code: 0)
+                try store.recordOutcome(user: user, session: session, policy: .evaluation(policy), factor: .reuse,
+                                        outcome: .success)
             }
             return
         }
-        try run(.policy(policy), purpose: policy.rawValue, reason: reason, configuration: configuration, record: record)
+        try run(.policy(policy), purpose: .evaluation(policy), reason: reason, configuration: configuration, record: record)
     }
 
     /// Checks the passcode alone (for `reset`, `unenroll` and enrollment's first step).
-    public func verifyPasscode(purpose: String, reason: String) throws(AuthError) {
+    public func verifyPasscode(purpose: AuditPolicy, reason: String) throws(AuthError) {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let (configuration, record) = try readUser()
         try run(.passcodeOnly, purpose: purpose, reason: reason, configuration: configuration, record: record)
@@ -194,14 +194,14 @@ public final class AuthContext: @unchecked Sendable {
     public func enroll(reason: String) throws(AuthError) {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let (configuration, record) = try readUser()
-        try run(.enrollment, purpose: "enroll", reason: reason, configuration: configuration, record: record)
+        try run(.enrollment, purpose: .enroll, reason: reason, configuration: configuration, record: record)
         try AuthError.wrapping { () throws(StoreError) in try store.setEnrolled(true, user: user, session: session) }
     }
 
     /// Drives one evaluation's state machine to its end, registered so ``invalidate()`` and
     /// ``didEnterBackground()`` reach it meanwhile.
     private func run(
-        _ mode: EvaluationStateMachine.Mode, purpose: String, reason: String, configuration: Configuration, record: UserRecord
+        _ mode: EvaluationStateMachine.Mode, purpose: AuditPolicy, reason: String, configuration: Configuration, record: UserRecord
     ) throws(AuthError) {
         let settings = state.withLock { $0 }
         var record = record

@@ -72,7 +72,7 @@ public enum PAMHelper {
             switch request.factor {
             case .both: try context.evaluateSynchronously(.deviceOwner, reason: "authenticate for \(request.service)")
             case .biometric: try context.evaluateSynchronously(.biometrics, reason: "authenticate for \(request.service)")
-            case .passcode: try context.verifyPasscode(purpose: "passcode", reason: "authenticate for \(request.service)")
+            case .passcode: try context.verifyPasscode(purpose: .passcode, reason: "authenticate for \(request.service)")
             }
             return AuthError.Code(rawValue: 0)
         } catch {

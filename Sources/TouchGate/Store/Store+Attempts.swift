@@ -9,7 +9,7 @@ extension Store {
     /// check leaves its failure counted. The commit is synced, but a checkpoint it makes due is
     /// left to ``foldLogInBackground()``, to run while PAM does.
     public func admitAttempt(
-        _ factor: Factor, user: String, session: String?, purpose: String?, configuration: Configuration
+        _ factor: Factor, user: String, session: String?, purpose: AuditPolicy?, configuration: Configuration
     ) throws(StoreError) -> Admission {
         try perform {
             try database.transaction(.immediate, checkpoint: .deferred) {
@@ -20,16 +20,16 @@ extension Store {
                 switch factor {
                 case .biometric:
                     if lockout.biometricLockedOut(failures: record.biometricFailures) {
-                        try appendAudit(user: user, session: session, policy: purpose, factor: factor.rawValue,
-                                        outcome: AuthError.Code.biometryLockout.name, code: AuthError.Code.biometryLockout.rawValue)
+                        try appendAudit(user: user, session: session, policy: purpose, factor: AuditFactor(factor),
+                                        outcome: .error(.biometryLockout))
                         return .lockedOut
                     }
                     try database.run("UPDATE users SET biometric_failures = biometric_failures + 1 WHERE name = ?", .text(user))
                 case .passcode:
                     if let wait = lockout.passcodeRetryAfter(
                         failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: now) {
-                        try appendAudit(user: user, session: session, policy: purpose, factor: factor.rawValue,
-                                        outcome: "throttled", code: AuthError.Code.authenticationFailed.rawValue)
+                        try appendAudit(user: user, session: session, policy: purpose, factor: AuditFactor(factor),
+                                        outcome: .throttled)
                         return .throttled(retryAfterSeconds: wait)
                     }
                     try database.run("""
@@ -37,8 +37,8 @@ extension Store {
                         WHERE name = ?
                         """, .real(now), .text(user))
                 }
-                try appendAudit(user: user, session: session, policy: purpose, factor: factor.rawValue,
-                                outcome: "pending", code: 0, prune: false)
+                try appendAudit(user: user, session: session, policy: purpose, factor: AuditFactor(factor),
+                                outcome: .pending, prune: false)
                 return .admitted(attempt: database.lastInsertedRowID)
             }
         }
@@ -60,8 +60,7 @@ extension Store {
         try perform {
             try database.transaction(.immediate, durability: .cached, checkpoint: .deferred) {
                 let now = clock.now
-                let outcome: String
-                let code: Int
+                let outcome: AuditOutcome
                 switch result {
                 case .success:
                     // A passcode success also clears the biometric lockout, as on iOS.
@@ -70,25 +69,25 @@ extension Store {
                                biometric_failures = 0, last_success = ? WHERE name = ?
                         """ : "UPDATE users SET biometric_failures = 0, last_success = ? WHERE name = ?",
                         .real(now), .text(user))
-                    (outcome, code) = ("success", 0)
+                    outcome = .success
                 case .verifiedButCancelled(let cancel):
                     try database.run(factor == .passcode ? """
                         UPDATE users SET passcode_failures = 0, last_passcode_failure = NULL, biometric_failures = 0
                         WHERE name = ?
                         """ : "UPDATE users SET biometric_failures = 0 WHERE name = ?", .text(user))
-                    (outcome, code) = (cancel.name, cancel.rawValue)
+                    outcome = .error(cancel)
                 case .failure(let failure):
                     if factor == .passcode {
                         try database.run("UPDATE users SET last_passcode_failure = ? WHERE name = ?", .real(now), .text(user))
                     }
-                    (outcome, code) = (failure.name, failure.rawValue)
+                    outcome = .error(failure)
                 case .notChecked(let reason):
                     let column = factor == .passcode ? "passcode_failures" : "biometric_failures"
                     try database.run("UPDATE users SET \(column) = max(0, \(column) - 1) WHERE name = ?", .text(user))
-                    (outcome, code) = (reason.name, reason.rawValue)
+                    outcome = .error(reason)
                 }
                 try database.run("UPDATE audit SET outcome = ?, code = ? WHERE id = ?",
-                                 .text(outcome), .integer(Int64(code)), .integer(attempt))
+                                 .text(outcome.rawValue), .integer(Int64(outcome.code)), .integer(attempt))
                 try pruneAudit(user: user)
             }
         }

@@ -6,8 +6,11 @@ extension Store {
     ///
     /// The admission before a credential check passes `prune: false`: its commit is synced
     /// before PAM runs, and the settlement after PAM prunes instead.
+    ///
+    /// The vocabulary is typed (``AuditPolicy``, ``AuditFactor``, ``AuditOutcome``); the columns
+    /// hold their raw values, and `code` is the outcome's (``AuditOutcome/code``).
     func appendAudit(
-        user: String, session: String?, policy: String?, factor: String, outcome: String, code: Int,
+        user: String, session: String?, policy: AuditPolicy?, factor: AuditFactor, outcome: AuditOutcome,
         change: SettingChange? = nil, prune: Bool = true
     ) throws {
         // The change's columns are NULL for every other entry.
@@ -15,17 +18,19 @@ extension Store {
             INSERT INTO audit (time, user, session, policy, factor, outcome, code, setting, old_value, new_value, actor)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            .real(clock.now), .text(user), DatabaseValue(session), DatabaseValue(policy), .text(factor),
-            .text(outcome), .integer(Int64(code)), DatabaseValue(change?.key), DatabaseValue(change?.oldValue),
+            .real(clock.now), .text(user), DatabaseValue(session), DatabaseValue(policy?.rawValue), .text(factor.rawValue),
+            .text(outcome.rawValue), .integer(Int64(outcome.code)), DatabaseValue(change?.key), DatabaseValue(change?.oldValue),
             DatabaseValue(change?.newValue), DatabaseValue(change?.actor))
         if prune { try pruneAudit(user: user) }
     }
 
     /// Records an outcome that needed no credential check (reuse, a refused preflight, a toggle's result).
-    public func recordOutcome(user: String, session: String?, policy: String?, factor: String, outcome: String, code: Int) throws(StoreError) {
+    public func recordOutcome(
+        user: String, session: String?, policy: AuditPolicy?, factor: AuditFactor, outcome: AuditOutcome
+    ) throws(StoreError) {
         try perform {
             try database.transaction(.immediate) {
-                try appendAudit(user: user, session: session, policy: policy, factor: factor, outcome: outcome, code: code)
+                try appendAudit(user: user, session: session, policy: policy, factor: factor, outcome: outcome)
             }
         }
     }

@@ -60,8 +60,7 @@ extension Store {
                     ?? SessionRecord(id: id, user: user, lifecycle: SessionLifecycle(), promptOwner: nil, promptKind: nil)
                 let result = try body(&record)
                 if let event {
-                    try appendAudit(user: user, session: id, policy: "event", factor: "lifecycle",
-                                    outcome: event.rawValue, code: 0)
+                    try appendAudit(user: user, session: id, policy: .event, factor: .lifecycle, outcome: .event(event))
                 }
                 try writeSession(record)
                 try pruneSessions(keeping: record.id)
