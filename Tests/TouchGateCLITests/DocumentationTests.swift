@@ -98,7 +98,7 @@ import TouchGateCLI
         let text = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("man/sections/configuration.roff"),
                               encoding: .utf8)
         for key in Configuration.Key.allCases {
-            let heading = ".B \(key.rawValue.replacingOccurrences(of: "-", with: "\\-"))\n"
+            let heading = ".TP\n.B \(key.rawValue.replacingOccurrences(of: "-", with: "\\-"))\n"
             let start = try #require(text.range(of: heading), "configuration.roff lacks \(key.rawValue)")
             let rest = text[start.upperBound...]
             let end = [rest.range(of: "\n.TP\n"), rest.range(of: "\n.PP\n")].compactMap { $0?.lowerBound }.min()
