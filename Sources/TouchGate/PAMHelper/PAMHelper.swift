@@ -36,10 +36,7 @@ public enum PAMHelper {
             outcome = failureCode
             status = 70
         }
-        let value = UInt32(bitPattern: Int32(outcome.rawValue))
-        let sent = channel.send(.outcome, [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF),
-                                           UInt8(value & 0xFF)])
-        return sent ? status : 70
+        return channel.sendOutcome(outcome) ? status : 70
     }
 
     /// One evaluation for `request`; returns its outcome (`.init(rawValue: 0)` for success).
