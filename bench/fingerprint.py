@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Timing driver for `bench/run --fingerprint` (see bench/fingerprint.bash and bench/RESULTS.md).
+"""Timing driver for `bench/run --fingerprint` (see bench/run-fingerprint and bench/RESULTS.md).
 
 Every sample is one whole process against fprintd with libfprint's virtual device on a private
 system bus; a scan is one text command to the device's socket. Prints one number (milliseconds)

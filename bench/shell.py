@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The `touchgate shell` rows of bench/run (`bench/run --shell`, through bench/shell.bash).
+"""The `touchgate shell` rows of bench/run (`bench/run --shell`, through bench/run-shell).
 
 Each row runs the same bash (`bash --norc --noprofile -i`, prompt `P$ `) twice in one run: directly
 on a pseudo-terminal this script holds, and as `touchgate shell -- bash ...` on that

@@ -4,7 +4,8 @@ import PackagePlugin
 /// Turns the numbered SQL files in `migrations/` into Swift source, so the binary carries its
 /// schema without a resource bundle and `migrations/` stays the only place the schema is written;
 /// for the CLI target, the shell files in `shell/` (the snippets' code) and the man page's
-/// hand-written sections in `man/sections/` the same way.
+/// hand-written sections in `man/sections/` the same way, and for the library, pam_touchgate(8)'s
+/// sections in `man/pam_touchgate/sections/`.
 @main
 struct EmbedMigrations: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -31,7 +32,11 @@ struct EmbedMigrations: BuildToolPlugin {
                 arguments: [output.path] + files.map(\.path),
                 inputFiles: files,
                 outputFiles: [output]
-            )
+            ),
+            // The library holds pam_touchgate(8), which touchgate-pam-helper prints.
+            try embedFiles(context: context, from: "man/pam_touchgate/sections", ending: ".roff",
+                           mode: "--pam-man-sections", output: "EmbeddedPAMModuleManPageSections.swift",
+                           noun: "pam_touchgate(8) sections"),
         ]
     }
 

@@ -87,7 +87,7 @@ extension Runner {
         let session = options.session ?? defaultSessionID()
         let context = try makeContext(store: store, session: session, options: options)
         let error = try attempt {
-            try context.verifyPasscode(purpose: "unenroll", reason: options.reason ?? "remove the biometric enrollment")
+            try context.verifyPasscode(purpose: .unenroll, reason: options.reason ?? "remove the biometric enrollment")
         }
         if error == nil { try store.setEnrolled(false, user: name, session: session) }
         let record = try store.user(name)
@@ -106,7 +106,7 @@ extension Runner {
         if !root {
             let context = try makeContext(store: store, session: session, options: options)
             error = try attempt {
-                try context.verifyPasscode(purpose: "reset", reason: options.reason ?? "reset the lockout counters")
+                try context.verifyPasscode(purpose: .reset, reason: options.reason ?? "reset the lockout counters")
             }
         }
         if error == nil {

@@ -135,7 +135,7 @@ extension Runner {
         try evaluate("Biometrics work again", .biometrics, [finger], expect: nil)
         surprises += try demoFingerprint(store: store, directory: directory, user: user, passcode: passcode, session: session)
         say("\nAudit trail:")
-        for entry in try store.auditEntries(limit: 50) where entry.factor != "lifecycle" {
+        for entry in try store.auditEntries(limit: 50) where entry.factor != AuditFactor.lifecycle.rawValue {
             say("  \(isoTime(entry.time))  \(entry.policy ?? "-")  \(entry.factor)  \(entry.outcome)")
         }
         say(surprises == 0 ? "\nDemo finished: every step behaved as expected." : "\nDemo finished with \(surprises) surprise(s).")

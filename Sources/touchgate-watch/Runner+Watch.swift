@@ -74,7 +74,7 @@ extension Runner {
                         if inhibitor >= 0 { close(inhibitor) }
                         inhibitor = -1
                     case .sendAllToBackground:
-                        let cause = input == .sessionLock ? "screen-lock" : "suspend"
+                        let cause: AuditPolicy = input == .sessionLock ? .screenLock : .suspend
                         for id in try sendAllToBackground(store: store, user: name, cause: cause)
                         where !backgrounded.contains(id) {
                             backgrounded.append(id)
@@ -133,7 +133,7 @@ extension Runner {
     /// evaluation's prompt owner signalled (it ends with appCancel), then every tmux server those
     /// sessions live in told to lock its clients. Returns only when all of that is done, with
     /// the ids of the sessions it sent to the background.
-    private func sendAllToBackground(store: Store, user name: String, cause: String) throws -> [String] {
+    private func sendAllToBackground(store: Store, user name: String, cause: AuditPolicy) throws -> [String] {
         let done: [BackgroundedSession]
         do {
             let policy = try relockPolicy(store: store, user: name)

@@ -91,4 +91,23 @@ import TouchGateCLI
             #expect(commands.contains(".TP\n\\fB\(roff(command.name))\\fR"), "COMMANDS lacks \(command.name)")
         }
     }
+
+    /// Each key's entry under CONFIGURATION states the default `Configuration` has (the one place
+    /// the defaults are written): prose that gave another value would drift from the code.
+    @Test func configurationStatesEachKeysDefault() throws {
+        let text = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("man/sections/configuration.roff"),
+                              encoding: .utf8)
+        for key in Configuration.Key.allCases {
+            let heading = ".TP\n.B \(key.rawValue.replacingOccurrences(of: "-", with: "\\-"))\n"
+            let start = try #require(text.range(of: heading), "configuration.roff lacks \(key.rawValue)")
+            let rest = text[start.upperBound...]
+            let end = [rest.range(of: "\n.TP\n"), rest.range(of: "\n.PP\n")].compactMap { $0?.lowerBound }.min()
+            let entry = rest[..<(end ?? rest.endIndex)]
+            // As a reader sees it: lines joined, font requests and roff's \- dropped.
+            let prose = entry.replacingOccurrences(of: "\n.BR ", with: " ").replacingOccurrences(of: "\n", with: " ")
+                .replacingOccurrences(of: "\\-", with: "-")
+            let value = Configuration().value(of: key)
+            #expect(prose.contains("default \(value)"), "\(key.rawValue): the man page does not say 'default \(value)': \(prose)")
+        }
+    }
 }

@@ -14,6 +14,18 @@ struct PAMModuleManPageTests {
         #expect(printed.stdout == checkedIn, "man/pam_touchgate.8 is stale: run scripts/generate-docs")
     }
 
+    /// A section file that `PAMModuleManPage.sections` does not name would be embedded and never printed.
+    @Test func everySectionFileIsInThePage() throws {
+        let folder = TestEnvironment.packageRoot.appendingPathComponent("man/pam_touchgate/sections")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".roff") }
+        #expect(!files.isEmpty)
+        let page = try String(contentsOfFile: Self.page, encoding: .utf8)
+        for file in files {
+            let text = try String(contentsOfFile: folder.appendingPathComponent(file).path, encoding: .utf8)
+            #expect(page.contains(text), "man/pam_touchgate/sections/\(file) is not in pam_touchgate(8)")
+        }
+    }
+
     @Test func itLintsAndRendersClean() throws {
         let lint = try TestEnvironment.execute("/usr/bin/mandoc", ["-T", "lint", "-W", "warning", Self.page], environment: [:])
         #expect(lint.status == 0, "\(lint)")

@@ -57,13 +57,13 @@ import Testing
         let configuration = Configuration()
         for expected in 1...5 {
             guard case .admitted(let attempt) = try store.admitAttempt(
-                .biometric, user: "alice", session: nil, purpose: "test", configuration: configuration)
+                .biometric, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: configuration)
             else { Issue.record("attempt \(expected) not admitted"); return }
             // Counted before any verdict: a process killed here leaves the failure behind.
             #expect(try store.user("alice").biometricFailures == expected)
             try store.finishAttempt(attempt, user: "alice", factor: .biometric, result: .failure(.authenticationFailed))
         }
-        #expect(try store.admitAttempt(.biometric, user: "alice", session: nil, purpose: "test",
+        #expect(try store.admitAttempt(.biometric, user: "alice", session: nil, purpose: .evaluation(.deviceOwner),
                                        configuration: configuration) == .lockedOut)
         #expect(try store.user("alice").biometricFailures == 5)
     }
@@ -71,7 +71,7 @@ import Testing
     @Test func aCancelBeforeAnsweringIsTakenBack() throws {
         let store = try Store(path: temporaryStorePath(), clock: TestClock())
         guard case .admitted(let attempt) = try store.admitAttempt(
-            .biometric, user: "alice", session: nil, purpose: "test", configuration: Configuration())
+            .biometric, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: Configuration())
         else { Issue.record("not admitted"); return }
         try store.finishAttempt(attempt, user: "alice", factor: .biometric, result: .notChecked(.userCancel))
         #expect(try store.user("alice").biometricFailures == 0)
@@ -84,12 +84,12 @@ import Testing
         let configuration = Configuration()
         for _ in 0..<5 {
             if case .admitted(let attempt) = try store.admitAttempt(
-                .biometric, user: "alice", session: nil, purpose: "test", configuration: configuration) {
+                .biometric, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: configuration) {
                 try store.finishAttempt(attempt, user: "alice", factor: .biometric, result: .failure(.authenticationFailed))
             }
         }
         guard case .admitted(let attempt) = try store.admitAttempt(
-            .passcode, user: "alice", session: nil, purpose: "test", configuration: configuration)
+            .passcode, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: configuration)
         else { Issue.record("passcode not admitted"); return }
         try store.finishAttempt(attempt, user: "alice", factor: .passcode, result: .success)
         let record = try store.user("alice")
@@ -105,18 +105,18 @@ import Testing
         configuration.passcodeDelays = [0, 0, 60]
         for _ in 0..<2 {
             guard case .admitted(let attempt) = try store.admitAttempt(
-                .passcode, user: "alice", session: nil, purpose: "test", configuration: configuration)
+                .passcode, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: configuration)
             else { Issue.record("not admitted"); return }
             try store.finishAttempt(attempt, user: "alice", factor: .passcode, result: .failure(.authenticationFailed))
         }
-        #expect(try store.admitAttempt(.passcode, user: "alice", session: nil, purpose: "test",
+        #expect(try store.admitAttempt(.passcode, user: "alice", session: nil, purpose: .evaluation(.deviceOwner),
                                        configuration: configuration) == .throttled(retryAfterSeconds: 60))
         clock.advance(by: 59)
-        #expect(try store.admitAttempt(.passcode, user: "alice", session: nil, purpose: "test",
+        #expect(try store.admitAttempt(.passcode, user: "alice", session: nil, purpose: .evaluation(.deviceOwner),
                                        configuration: configuration) == .throttled(retryAfterSeconds: 1))
         clock.advance(by: 1)
         guard case .admitted = try store.admitAttempt(
-            .passcode, user: "alice", session: nil, purpose: "test", configuration: configuration)
+            .passcode, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: configuration)
         else { Issue.record("still throttled after the delay"); return }
         #expect(try store.user("alice").passcodeFailures == 3)
     }
@@ -124,7 +124,7 @@ import Testing
     @Test func usersAreCountedSeparately() throws {
         let store = try Store(path: temporaryStorePath(), clock: TestClock())
         if case .admitted(let attempt) = try store.admitAttempt(
-            .biometric, user: "alice", session: nil, purpose: "test", configuration: Configuration()) {
+            .biometric, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: Configuration()) {
             try store.finishAttempt(attempt, user: "alice", factor: .biometric, result: .failure(.authenticationFailed))
         }
         #expect(try store.user("alice").biometricFailures == 1)

@@ -105,7 +105,7 @@ import TestSupport
         var lifecycle = SessionLifecycle()
         _ = try lifecycle.handle(.didFinishLaunching, now: 0, policy: enabled)
         // Made only by a successful evaluation (internal to the library; a test reaches it).
-        lifecycle.unlock(EvaluationSuccess(user: "alice", purpose: "deviceOwner"))
+        lifecycle.unlock(EvaluationSuccess(user: "alice", purpose: .evaluation(.deviceOwner)))
         #expect(!lifecycle.locked)
         // Shown: active along the table.
         #expect(lifecycle.state == .active)
@@ -118,7 +118,7 @@ import TestSupport
         var away = SessionLifecycle()
         _ = try away.handle(.didFinishLaunching, now: 0, policy: enabled)
         _ = try away.handle(.didEnterBackground, now: 1, policy: enabled)
-        away.unlock(EvaluationSuccess(user: "alice", purpose: "deviceOwner"))
+        away.unlock(EvaluationSuccess(user: "alice", purpose: .evaluation(.deviceOwner)))
         #expect(away.state == .active && !away.locked)
 
         var returning = SessionLifecycle(state: .background, locked: false, backgroundSince: 100)

@@ -73,7 +73,7 @@ import Testing
         for _ in 0..<60 {
             let store = try Store(path: path)
             guard case .admitted(let attempt) = try store.admitAttempt(
-                .passcode, user: "alice", session: nil, purpose: "test", configuration: configuration) else {
+                .passcode, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: configuration) else {
                 Issue.record("not admitted"); return
             }
             try store.finishAttempt(attempt, user: "alice", factor: .passcode, result: .success)
@@ -99,7 +99,7 @@ import Testing
         for _ in 0..<40 where helper == nil {
             fileBefore = fileContents(path)
             guard case .admitted(let attempt) = try store.admitAttempt(
-                .passcode, user: "alice", session: nil, purpose: "test", configuration: Configuration()) else {
+                .passcode, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: Configuration()) else {
                 Issue.record("not admitted"); return
             }
             helper = store.foldLogInBackground()
@@ -155,7 +155,7 @@ import Testing
         let store = try Store(path: temporaryStorePath())
         #expect(try store.database.scalar("PRAGMA synchronous")?.int == 2, "FULL")
         guard case .admitted(let attempt) = try store.admitAttempt(
-            .biometric, user: "alice", session: nil, purpose: "test", configuration: Configuration()) else {
+            .biometric, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: Configuration()) else {
             Issue.record("not admitted"); return
         }
         try store.finishAttempt(attempt, user: "alice", factor: .biometric, result: .failure(.authenticationFailed))

@@ -15,12 +15,12 @@ protocol AttemptLedger: AnyObject {
 
     /// Checks the lockout and counts the try ahead as a failure (``Store/admitAttempt(_:user:session:purpose:configuration:)``).
     func admitAttempt(
-        _ factor: Factor, user: String, session: String?, purpose: String?, configuration: Configuration
+        _ factor: Factor, user: String, session: String?, purpose: AuditPolicy?, configuration: Configuration
     ) throws(StoreError) -> Admission
     /// Settles an admitted try (``Store/finishAttempt(_:user:factor:result:)``).
     func finishAttempt(_ attempt: Int64, user: String, factor: Factor, result: AttemptResult) throws(StoreError)
     /// An outcome without an admitted try (a reuse, an evaluation that ended before one).
-    func recordOutcome(user: String, session: String?, policy: String?, factor: String, outcome: String, code: Int) throws(StoreError)
+    func recordOutcome(user: String, session: String?, policy: AuditPolicy?, factor: AuditFactor, outcome: AuditOutcome) throws(StoreError)
     /// Work to run while PAM does (the store's log folded into its file); `nil` for none.
     func foldLogInBackground() -> HelperThread?
     func setEnrolled(_ enrolled: Bool, user: String, session: String?) throws(StoreError)

@@ -25,7 +25,7 @@ final class OfflineLedger: AttemptLedger {
     func configuration(user: String) throws(StoreError) -> Configuration { configuration }
 
     func admitAttempt(
-        _ factor: Factor, user: String, session: String?, purpose: String?, configuration: Configuration
+        _ factor: Factor, user: String, session: String?, purpose: AuditPolicy?, configuration: Configuration
     ) throws(StoreError) -> Admission {
         let lockout = LockoutPolicy(configuration: self.configuration)
         switch factor {
@@ -57,7 +57,7 @@ final class OfflineLedger: AttemptLedger {
         }
     }
 
-    func recordOutcome(user: String, session: String?, policy: String?, factor: String, outcome: String, code: Int) throws(StoreError) {}
+    func recordOutcome(user: String, session: String?, policy: AuditPolicy?, factor: AuditFactor, outcome: AuditOutcome) throws(StoreError) {}
 
     func foldLogInBackground() -> HelperThread? { nil }
 

@@ -186,17 +186,17 @@ public final class AuthContext: @unchecked Sendable {
         let now = ledger.clock.now
         if window > 0, let lastSuccess = record.lastSuccess, now - lastSuccess < window, now >= lastSuccess {
             try AuthError.wrapping { () throws(StoreError) in
-                try ledger.recordOutcome(user: user, session: session, policy: policy.rawValue, factor: "reuse",
-                                         outcome: "success", code: 0)
+                try ledger.recordOutcome(user: user, session: session, policy: .evaluation(policy), factor: .reuse,
+                                         outcome: .success)
             }
-            return EvaluationSuccess(user: user, purpose: policy.rawValue)
+            return EvaluationSuccess(user: user, purpose: .evaluation(policy))
         }
-        return try run(.policy(policy), purpose: policy.rawValue, reason: reason, configuration: configuration, record: record)
+        return try run(.policy(policy), purpose: .evaluation(policy), reason: reason, configuration: configuration, record: record)
     }
 
     /// Checks the passcode alone (for `reset`, `unenroll` and enrollment's first step).
     @discardableResult
-    public func verifyPasscode(purpose: String, reason: String) throws(AuthError) -> EvaluationSuccess {
+    public func verifyPasscode(purpose: AuditPolicy, reason: String) throws(AuthError) -> EvaluationSuccess {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let (configuration, record) = try readUser()
         return try run(.passcodeOnly, purpose: purpose, reason: reason, configuration: configuration, record: record)
@@ -207,14 +207,14 @@ public final class AuthContext: @unchecked Sendable {
     public func enroll(reason: String) throws(AuthError) {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let (configuration, record) = try readUser()
-        _ = try run(.enrollment, purpose: "enroll", reason: reason, configuration: configuration, record: record)
+        _ = try run(.enrollment, purpose: .enroll, reason: reason, configuration: configuration, record: record)
         try AuthError.wrapping { () throws(StoreError) in try ledger.setEnrolled(true, user: user, session: session) }
     }
 
     /// Drives one evaluation's state machine to its end, registered so ``invalidate()`` and
     /// ``didEnterBackground()`` reach it meanwhile.
     private func run(
-        _ mode: EvaluationStateMachine.Mode, purpose: String, reason: String, configuration: Configuration, record: UserRecord
+        _ mode: EvaluationStateMachine.Mode, purpose: AuditPolicy, reason: String, configuration: Configuration, record: UserRecord
     ) throws(AuthError) -> EvaluationSuccess {
         let settings = state.withLock { $0 }
         var record = record

@@ -4,21 +4,14 @@
 /// Shaped like ``EvaluationStateMachine``: a private ``State`` carries each step's data; every
 /// input is a `mutating` method returning its own action type, holding only what can follow
 /// that input. No C module here: the driver reads PAM's message styles
-/// (``MessageStyle/init(pamStyle:)``, beside it) and the machine's outcomes are ``PAMOutcome``s. The driver
+/// (``PAMMessageStyle``) and the machine's outcomes are ``PAMOutcome``s. The driver
 /// (``WorkerCredentialChecker``) spawns and kills the worker, polls its socket, the interrupter
 /// and the input, asks the questions through the ``Conversation`` and sends the answers; which
 /// event ends the wait, how, and when typed input is read is decided here once, and unit-tested
 /// with events alone. No secret passes through the machine: the driver holds an answer's bytes.
 public struct BiometricWaitStateMachine: Sendable {
-    /// What a message relayed from the worker is.
-    public enum MessageStyle: Sendable, Equatable {
-        /// `PAM_PROMPT_ECHO_OFF` / `PAM_PROMPT_ECHO_ON`: a question the user answers.
-        case question(echo: Bool)
-        /// `PAM_TEXT_INFO` / `PAM_ERROR_MSG`: a line to show (pam_fprintd's "Swipe …").
-        case information
-        /// Any other style (binary, radio prompts): refused.
-        case unsupported
-    }
+    /// What a message relayed from the worker is (read once, in ``PAMMessageStyle``).
+    public typealias MessageStyle = PAMMessageStyle
 
     /// What ``started()`` asks: send the worker its start frame (then poll); a failed send is
     /// ``workerGone()``.

@@ -18,9 +18,7 @@ public enum BiometricWorker {
     /// Runs the transaction `arguments` (`SERVICE USER`) name, with the configuration directory,
     /// terminal and remote host of the start frame (then the parent's pid), and returns the exit status: 0 once the result
     /// is sent, 64 for bad arguments, 70 when the parent is gone or said something else.
-    ///
-    /// The corresponding C functions are `pam_start` (or `pam_start_confdir`), `pam_set_item`,
-    /// `pam_authenticate` and `pam_end`.
+    /// The transaction is a ``PAMTransaction``, as in process.
     public static func run(_ arguments: [String]) -> Int32 {
         guard arguments.count == 2 else { return 64 }
         let channel = WorkerChannel(descriptor: descriptor)
@@ -34,24 +32,11 @@ public enum BiometricWorker {
         let relay = Relay(channel: channel)
         let retained = Unmanaged.passRetained(relay)
         defer { retained.release() }
-        var conversation = pam_conv(conv: relayFunction, appdata_ptr: retained.toOpaque())
-        var handle: OpaquePointer?
-        var status = directory.isEmpty
-            ? pam_start(service, user, &conversation, &handle)
-            : pam_start_confdir(service, user, &conversation, directory, &handle)
-        var report: [UInt8]
-        if status == PAM_SUCCESS, let handle {
-            if !terminal.isEmpty { pam_set_item(handle, PAM_TTY, terminal) }
-            if !remoteHost.isEmpty { pam_set_item(handle, PAM_RHOST, remoteHost) }
-            status = pam_authenticate(handle, Int32(PAM_DISALLOW_NULL_AUTHTOK))
-            pam_end(handle, status)
-            report = [1]
-        } else {
-            report = [0]
-        }
-        let value = UInt32(bitPattern: status)
-        report += [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
-        return channel.send(.result, report) ? 0 : 70
+        let transaction = PAMTransaction(
+            service: service, user: user, configurationDirectory: directory.isEmpty ? nil : directory,
+            terminal: terminal.isEmpty ? nil : terminal, remoteHost: remoteHost.isEmpty ? nil : remoteHost)
+        let end = transaction.authenticate(conversation: relayFunction, appdata: retained.toOpaque())
+        return channel.send(.result, WorkerChannel.resultPayload(end)) ? 0 : 70
     }
 
     /// The worker's conversation: relays each message to the parent.
@@ -63,26 +48,18 @@ public enum BiometricWorker {
 
 /// The worker's C conversation function: each question goes to the parent, whose answer (or
 /// stop) comes back; information and error lines are only passed on.
-private let relayFunction: @convention(c) (
-    Int32,
-    UnsafeMutablePointer<UnsafePointer<pam_message>?>?,
-    UnsafeMutablePointer<UnsafeMutablePointer<pam_response>?>?,
-    UnsafeMutableRawPointer?
-) -> Int32 = { count, messages, responses, appdata in
+private let relayFunction: PAMTransaction.ConversationFunction = { count, messages, responses, appdata in
     guard let appdata else { return PAM_CONV_ERR }
     let relay = Unmanaged<BiometricWorker.Relay>.fromOpaque(appdata).takeUnretainedValue()
     return converse(count, messages, responses) { message in
-        let style = message.msg_style
-        guard style == PAM_PROMPT_ECHO_OFF || style == PAM_PROMPT_ECHO_ON || style == PAM_ERROR_MSG
-            || style == PAM_TEXT_INFO else { return .stop }
+        let style = PAMMessageStyle(pamStyle: message.msg_style)
         // The parent sanitizes the text; only its length is bounded here.
-        var frame: [UInt8] = [UInt8(style)]
-        if let text = message.msg {
-            frame += UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self),
-                                         count: min(strlen(text), 4096))
+        let text = message.msg.map {
+            UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: min(strlen($0), 4096))
         }
-        guard relay.channel.send(.message, frame) else { return .stop }
-        guard style == PAM_PROMPT_ECHO_OFF || style == PAM_PROMPT_ECHO_ON else { return .nothing }
+        guard let frame = WorkerChannel.messagePayload(style: style, text: text ?? UnsafeBufferPointer(start: nil, count: 0)),
+              relay.channel.send(.message, frame) else { return .stop }
+        guard case .question = style else { return .nothing }
         guard var answer = relay.channel.receive() else { return .stop }
         guard answer.kind == .answer, answer.payload.count <= PAM_MAX_RESP_SIZE, !answer.payload.contains(0) else {
             wipe(&answer.payload)

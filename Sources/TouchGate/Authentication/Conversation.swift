@@ -47,10 +47,10 @@ final class Conversation {
     }
 
     /// Answers one message.
-    func respond(style: Int32, text: String) -> Reply {
+    func respond(style: PAMMessageStyle, text: String) -> Reply {
         switch style {
-        case PAM_PROMPT_ECHO_OFF, PAM_PROMPT_ECHO_ON:
-            switch prompts.ask(text, echo: style == PAM_PROMPT_ECHO_ON, interrupter: interrupter) {
+        case .question(let echo):
+            switch prompts.ask(text, echo: echo, interrupter: interrupter) {
             case .answer(let bytes):
                 if bytes.isEmpty, emptyAnswerIsFallback {
                     fallbackChosen = true
@@ -68,12 +68,12 @@ final class Conversation {
                 invalidAnswer = reason
             }
             return .stop
-        case PAM_ERROR_MSG, PAM_TEXT_INFO:
+        case .information:
             prompts.show(text)
             // Shown when the module sends it: a module may wait next (for a finger, a key).
             (prompts as? TerminalPrompts)?.flushMessages()
             return .nothing
-        default:
+        case .unsupported:
             // Binary and radio prompts are not supported: refuse rather than guess.
             return .stop
         }
@@ -81,12 +81,7 @@ final class Conversation {
 }
 
 /// The C conversation function; `appdata` is the unretained ``Conversation``.
-let conversationFunction: @convention(c) (
-    Int32,
-    UnsafeMutablePointer<UnsafePointer<pam_message>?>?,
-    UnsafeMutablePointer<UnsafeMutablePointer<pam_response>?>?,
-    UnsafeMutableRawPointer?
-) -> Int32 = { count, messages, responses, appdata in
+let conversationFunction: PAMTransaction.ConversationFunction = { count, messages, responses, appdata in
     guard let appdata else { return PAM_CONV_ERR }
     let conversation = Unmanaged<Conversation>.fromOpaque(appdata).takeUnretainedValue()
     return converse(count, messages, responses) { message in
@@ -95,7 +90,7 @@ let conversationFunction: @convention(c) (
             TerminalText.sanitized(bytes: UnsafeBufferPointer(
                 start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text)), limit: 512)
         } ?? ""
-        return conversation.respond(style: message.msg_style, text: text)
+        return conversation.respond(style: PAMMessageStyle(pamStyle: message.msg_style), text: text)
     }
 }
 

@@ -1,18 +1,3 @@
-/// What one credential check reported.
-public struct CredentialCheckResult: Sendable, Equatable {
-    /// The stack's verdict, read from its PAM status (``PAMOutcome/notStarted`` when `pam_start` failed).
-    public var outcome: PAMOutcome
-    /// A non-empty answer reached the stack.
-    public var submittedAnswer: Bool
-    public var fallbackChosen = false
-    public var interruption: Interruption?
-    public var endOfInput = false
-    public var notInteractive = false
-    public var invalidAnswer: String?
-
-    /// False when the stack could not even be started.
-    public var started: Bool { outcome != .notStarted }
-}
 
 extension CredentialCheckResult {
     /// The stack's `outcome` with what `conversation` recorded: how both checkers, in process

@@ -10,12 +10,12 @@ import Synchronization
 final class Evaluation: Sendable {
     let context: AuthContext
     /// What the audit log names the evaluation: the policy, or the command it guards.
-    let purpose: String
+    let purpose: AuditPolicy
     let configuration: Configuration
     nonisolated(unsafe) let prompts: any PromptSource
     private let machine: Mutex<EvaluationStateMachine>
 
-    init(context: AuthContext, mode: EvaluationStateMachine.Mode, purpose: String, configuration: Configuration,
+    init(context: AuthContext, mode: EvaluationStateMachine.Mode, purpose: AuditPolicy, configuration: Configuration,
          prompts: any PromptSource) {
         self.context = context
         self.purpose = purpose
@@ -39,7 +39,7 @@ final class Evaluation: Sendable {
                 if let audit {
                     try AuthError.wrapping { () throws(StoreError) in
                         try ledger.recordOutcome(user: context.user, session: context.session, policy: purpose,
-                                                 factor: audit.rawValue, outcome: error.code.name, code: error.code.rawValue)
+                                                 factor: AuditFactor(audit), outcome: .error(error.code))
                     }
                 }
                 throw error

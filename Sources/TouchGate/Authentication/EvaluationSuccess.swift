@@ -9,9 +9,9 @@ public struct EvaluationSuccess: Sendable, Equatable {
     /// The user whose credential was checked.
     public let user: String
     /// What the evaluation was: the policy, or the command it guarded.
-    public let purpose: String
+    public let purpose: AuditPolicy
 
-    init(user: String, purpose: String) {
+    init(user: String, purpose: AuditPolicy) {
         self.user = user
         self.purpose = purpose
     }

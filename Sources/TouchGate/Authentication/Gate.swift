@@ -119,7 +119,7 @@ public final class Gate {
                 }
                 let action: GateStateMachine.ClaimAction
                 switch claim {
-                case .heldBy(let owner, _):
+                case .heldBy(let owner):
                     action = machine.promptOwned(by: owner.pid)
                 case .tookOver(let owner):
                     // Its prompt ends (appCancel); it claims again and finds this gate's claim.
@@ -252,14 +252,4 @@ public final class Gate {
         }
         return AuthError(.appCancel, detail: detail)
     }
-}
-
-/// What a process claims a session's prompt as (stored as `sessions.prompt_kind`).
-public enum PromptClaimKind: String, Sendable {
-    /// A gate on the terminal it runs in (a tmux client's lock-command, a shell outside tmux).
-    case gate
-    /// A gate run by the shell of a tmux pane: it draws inside the session, behind its clients.
-    case tmuxPane = "tmux-pane"
-    /// `touchgate auth` waiting for an answer.
-    case auth
 }

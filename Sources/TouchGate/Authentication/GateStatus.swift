@@ -4,14 +4,11 @@ public struct GateStatus: Sendable, Equatable {
     public var session: String
     /// The lines below the header: how to unlock, attempts left, lockout or throttling.
     public var lines: [String]
-    /// The store cannot be read: the lines say so, and only the passcode can unlock.
-    public var offline: Bool
 
-    public init(user: String, session: String, lines: [String], offline: Bool = false) {
+    public init(user: String, session: String, lines: [String]) {
         self.user = user
         self.session = session
         self.lines = lines
-        self.offline = offline
     }
 
     /// The status read from the store.

@@ -1,10 +1,9 @@
-internal import CPAM
 import Glibc
 
-/// Checks credentials through libpam.
+/// Checks credentials through libpam, one ``PAMTransaction`` per check.
 ///
-/// With no configuration directory it calls `pam_start`, so pam_wrapper (`LD_PRELOAD`) can
-/// redirect it to test stacks; with one it calls `pam_start_confdir`.
+/// With no configuration directory the transaction calls `pam_start`, so pam_wrapper
+/// (`LD_PRELOAD`) can redirect it to test stacks; with one it calls `pam_start_confdir`.
 public struct PAMCredentialChecker: CredentialChecker {
     /// Where service files are read from instead of `/etc/pam.d`, or `nil` for the system's.
     public let configurationDirectory: String?
@@ -95,7 +94,13 @@ public struct PAMCredentialChecker: CredentialChecker {
         }
     }
 
-    /// The corresponding C functions are `pam_start` (or `pam_start_confdir`), `pam_authenticate` and `pam_end`.
+    /// The transaction of `service` for `user`, with this checker's directory and items.
+    func transaction(service: String, user: String) -> PAMTransaction {
+        PAMTransaction(service: service, user: user, configurationDirectory: configurationDirectory,
+                       terminal: terminal, remoteHost: remoteHost)
+    }
+
+    /// One ``PAMTransaction`` in this process, its questions answered through a ``Conversation``.
     public func check(
         service: String, user: String, prompts: PromptSource, interrupter: Interrupter, emptyAnswerIsFallback: Bool
     ) -> CredentialCheckResult {
@@ -103,22 +108,8 @@ public struct PAMCredentialChecker: CredentialChecker {
             prompts: prompts, interrupter: interrupter, emptyAnswerIsFallback: emptyAnswerIsFallback)
         let retained = Unmanaged.passRetained(conversation)
         defer { retained.release() }
-        var pamConversation = pam_conv(conv: conversationFunction, appdata_ptr: retained.toOpaque())
-        var handle: OpaquePointer?
-        var status: Int32
-        var outcome = PAMOutcome.notStarted
-        if let configurationDirectory {
-            status = pam_start_confdir(service, user, &pamConversation, configurationDirectory, &handle)
-        } else {
-            status = pam_start(service, user, &pamConversation, &handle)
-        }
-        if status == PAM_SUCCESS, let handle {
-            if let terminal { pam_set_item(handle, PAM_TTY, terminal) }
-            if let remoteHost { pam_set_item(handle, PAM_RHOST, remoteHost) }
-            status = pam_authenticate(handle, Int32(PAM_DISALLOW_NULL_AUTHTOK))
-            pam_end(handle, status)
-            outcome = PAMOutcome(status: status)
-        }
-        return CredentialCheckResult(outcome, conversation: conversation)
+        let end = transaction(service: service, user: user)
+            .authenticate(conversation: conversationFunction, appdata: retained.toOpaque())
+        return CredentialCheckResult(end.outcome, conversation: conversation)
     }
 }

@@ -1,4 +1,3 @@
-internal import CPAM
 import Glibc
 
 /// Checks a credential in a worker process (``BiometricWorker``) that can be killed at any time:
@@ -94,8 +93,7 @@ public struct WorkerCredentialChecker: CredentialChecker {
                 prompts.show(text)
                 waiting?.waitingStarted(typedLineIsPasscode: passcode)
             case .relayQuestion(let text, let echo):
-                let style = echo ? PAM_PROMPT_ECHO_ON : PAM_PROMPT_ECHO_OFF
-                guard case .answer(let bytes) = conversation.respond(style: style, text: text) else {
+                guard case .answer(let bytes) = conversation.respond(style: .question(echo: echo), text: text) else {
                     return finished(machine.notAnswered())
                 }
                 answer = bytes
@@ -148,14 +146,12 @@ public struct WorkerCredentialChecker: CredentialChecker {
             guard var frame = channel.receive() else { return .finish(machine.workerGone()) }
             defer { wipe(&frame.payload) }
             switch frame.kind {
-            case .message where !frame.payload.isEmpty:
-                let style = BiometricWaitStateMachine.MessageStyle(pamStyle: Int32(frame.payload[0]))
-                let text = TerminalText.sanitized(bytes: frame.payload.dropFirst(), limit: 512)
-                return .message(machine.workerMessage(style: style, text: text))
-            case .result where frame.payload.count == 5:
-                let status = Int32(bitPattern: UInt32(frame.payload[1]) << 24 | UInt32(frame.payload[2]) << 16
-                    | UInt32(frame.payload[3]) << 8 | UInt32(frame.payload[4]))
-                return .finish(machine.workerResult(frame.payload[0] == 1 ? PAMOutcome(status: status) : .notStarted))
+            case .message:
+                guard let (style, text) = WorkerChannel.message(frame.payload) else { return .finish(machine.workerGone()) }
+                return .message(machine.workerMessage(style: style, text: TerminalText.sanitized(bytes: text, limit: 512)))
+            case .result:
+                guard let end = WorkerChannel.result(frame.payload) else { return .finish(machine.workerGone()) }
+                return .finish(machine.workerResult(end.outcome))
             default:
                 return .finish(machine.workerGone())
             }

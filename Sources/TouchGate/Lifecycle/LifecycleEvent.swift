@@ -1,10 +1,3 @@
-/// An iOS application lifecycle state, as a terminal session has it.
-public enum LifecycleState: String, Sendable, CaseIterable {
-    case notRunning
-    case inactive
-    case active
-    case background
-}
 
 /// An iOS application lifecycle notification, as `touchgate event` spells it.
 public enum LifecycleEvent: String, Sendable, CaseIterable {

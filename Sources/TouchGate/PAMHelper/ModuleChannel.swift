@@ -42,6 +42,15 @@ public struct ModuleChannel {
         return frame.withUnsafeBytes { StreamSocket.sendAll(descriptor, $0) }
     }
 
+    /// Sends the last frame, ``Kind/outcome``: the evaluation's code as 4 bytes, most significant
+    /// first (the module reads it back as a signed 32-bit value).
+    @discardableResult
+    func sendOutcome(_ code: AuthError.Code) -> Bool {
+        let value = UInt32(bitPattern: Int32(code.rawValue))
+        return send(.outcome, [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF),
+                               UInt8(value & 0xFF)])
+    }
+
     /// Sends `text` as a message frame, cut to whole characters within the payload limit.
     @discardableResult
     func send(_ kind: Kind, text: String) -> Bool {

@@ -36,10 +36,7 @@ public enum PAMHelper {
             outcome = failureCode
             status = 70
         }
-        let value = UInt32(bitPattern: Int32(outcome.rawValue))
-        let sent = channel.send(.outcome, [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF),
-                                           UInt8(value & 0xFF)])
-        return sent ? status : 70
+        return channel.sendOutcome(outcome) ? status : 70
     }
 
     /// One evaluation for `request`; returns its outcome (`.init(rawValue: 0)` for success).
@@ -72,7 +69,7 @@ public enum PAMHelper {
             switch request.factor {
             case .both: try context.evaluateSynchronously(.deviceOwner, reason: "authenticate for \(request.service)")
             case .biometric: try context.evaluateSynchronously(.biometrics, reason: "authenticate for \(request.service)")
-            case .passcode: try context.verifyPasscode(purpose: "passcode", reason: "authenticate for \(request.service)")
+            case .passcode: try context.verifyPasscode(purpose: .passcode, reason: "authenticate for \(request.service)")
             }
             return AuthError.Code(rawValue: 0)
         } catch {

@@ -16,20 +16,9 @@ public struct Configuration: Equatable, Sendable {
         case biometricService = "biometric-service"
         case logRetention = "log-retention"
 
-        var defaultValue: String {
-            switch self {
-            case .maxBiometricFailures: "5"
-            case .biometricTriesPerEvaluation: "3"
-            case .passcodeTriesPerEvaluation: "3"
-            case .passcodeDelays: "0,0,0,0,0,60,300,900,3600"
-            case .graceSeconds: "0"
-            case .reuseSeconds: "0"
-            case .idleSeconds: "0"
-            case .passcodeService: "touchgate"
-            case .biometricService: "touchgate-biometric"
-            case .logRetention: "1000"
-            }
-        }
+        /// The value a user who never set the key has: the stored properties' initial values below,
+        /// which are the one place the defaults are written.
+        var defaultValue: String { Configuration().value(of: self) }
     }
 
     /// A value that a key does not accept.

@@ -1,18 +1,4 @@
-/// One schema step, as written in `migrations/NNNN_name.sql`.
-struct EmbeddedMigration: Sendable, Hashable {
-    let version: Int
-    let name: String
-    let sql: String
-}
 
-/// One row of `sqlite_master` as the embedded migrations leave it (`embeddedSchema`, made at
-/// build time by the EmbedMigrations plugin).
-struct EmbeddedSchemaObject: Equatable, Sendable {
-    let type: String
-    let name: String
-    let table: String
-    let sql: String?
-}
 
 /// Brings a store's schema up to date, one named migration at a time.
 ///

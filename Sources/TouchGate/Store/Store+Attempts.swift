@@ -1,24 +1,4 @@
-/// Whether a credential check may go ahead.
-public enum Admission: Equatable, Sendable {
-    /// Counted in advance as a failure; ``Store/finishAttempt(_:user:factor:result:)`` settles it.
-    case admitted(attempt: Int64)
-    /// Too many biometric failures: do not call PAM.
-    case lockedOut
-    /// Passcode attempts are throttled for this many more seconds: do not call PAM.
-    case throttled(retryAfterSeconds: Int)
-}
 
-/// How a counted attempt ended.
-public enum AttemptResult: Equatable, Sendable {
-    case success
-    /// A credential was checked and rejected: the advance count stands.
-    case failure(AuthError.Code)
-    /// No credential was checked (cancelled before answering, fallback, stack unavailable): the
-    /// advance count is taken back.
-    case notChecked(AuthError.Code)
-    /// A correct credential, but a signal or cancel arrived: counters reset, nothing unlocks.
-    case verifiedButCancelled(AuthError.Code)
-}
 
 extension Store {
     /// Checks the lockout and counts the attempt as a failure in one `BEGIN IMMEDIATE` transaction,
@@ -29,7 +9,7 @@ extension Store {
     /// check leaves its failure counted. The commit is synced, but a checkpoint it makes due is
     /// left to ``foldLogInBackground()``, to run while PAM does.
     public func admitAttempt(
-        _ factor: Factor, user: String, session: String?, purpose: String?, configuration: Configuration
+        _ factor: Factor, user: String, session: String?, purpose: AuditPolicy?, configuration: Configuration
     ) throws(StoreError) -> Admission {
         try perform {
             try database.transaction(.immediate, checkpoint: .deferred) {
@@ -40,16 +20,16 @@ extension Store {
                 switch factor {
                 case .biometric:
                     if lockout.biometricLockedOut(failures: record.biometricFailures) {
-                        try appendAudit(user: user, session: session, policy: purpose, factor: factor.rawValue,
-                                        outcome: AuthError.Code.biometryLockout.name, code: AuthError.Code.biometryLockout.rawValue)
+                        try appendAudit(user: user, session: session, policy: purpose, factor: AuditFactor(factor),
+                                        outcome: .error(.biometryLockout))
                         return .lockedOut
                     }
                     try database.run("UPDATE users SET biometric_failures = biometric_failures + 1 WHERE name = ?", .text(user))
                 case .passcode:
                     if let wait = lockout.passcodeRetryAfter(
                         failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: now) {
-                        try appendAudit(user: user, session: session, policy: purpose, factor: factor.rawValue,
-                                        outcome: "throttled", code: AuthError.Code.authenticationFailed.rawValue)
+                        try appendAudit(user: user, session: session, policy: purpose, factor: AuditFactor(factor),
+                                        outcome: .throttled)
                         return .throttled(retryAfterSeconds: wait)
                     }
                     try database.run("""
@@ -57,8 +37,8 @@ extension Store {
                         WHERE name = ?
                         """, .real(now), .text(user))
                 }
-                try appendAudit(user: user, session: session, policy: purpose, factor: factor.rawValue,
-                                outcome: "pending", code: 0, prune: false)
+                try appendAudit(user: user, session: session, policy: purpose, factor: AuditFactor(factor),
+                                outcome: .pending, prune: false)
                 return .admitted(attempt: database.lastInsertedRowID)
             }
         }
@@ -80,8 +60,7 @@ extension Store {
         try perform {
             try database.transaction(.immediate, durability: .cached, checkpoint: .deferred) {
                 let now = clock.now
-                let outcome: String
-                let code: Int
+                let outcome: AuditOutcome
                 switch result {
                 case .success:
                     // A passcode success also clears the biometric lockout, as on iOS.
@@ -90,25 +69,25 @@ extension Store {
                                biometric_failures = 0, last_success = ? WHERE name = ?
                         """ : "UPDATE users SET biometric_failures = 0, last_success = ? WHERE name = ?",
                         .real(now), .text(user))
-                    (outcome, code) = ("success", 0)
+                    outcome = .success
                 case .verifiedButCancelled(let cancel):
                     try database.run(factor == .passcode ? """
                         UPDATE users SET passcode_failures = 0, last_passcode_failure = NULL, biometric_failures = 0
                         WHERE name = ?
                         """ : "UPDATE users SET biometric_failures = 0 WHERE name = ?", .text(user))
-                    (outcome, code) = (cancel.name, cancel.rawValue)
+                    outcome = .error(cancel)
                 case .failure(let failure):
                     if factor == .passcode {
                         try database.run("UPDATE users SET last_passcode_failure = ? WHERE name = ?", .real(now), .text(user))
                     }
-                    (outcome, code) = (failure.name, failure.rawValue)
+                    outcome = .error(failure)
                 case .notChecked(let reason):
                     let column = factor == .passcode ? "passcode_failures" : "biometric_failures"
                     try database.run("UPDATE users SET \(column) = max(0, \(column) - 1) WHERE name = ?", .text(user))
-                    (outcome, code) = (reason.name, reason.rawValue)
+                    outcome = .error(reason)
                 }
                 try database.run("UPDATE audit SET outcome = ?, code = ? WHERE id = ?",
-                                 .text(outcome), .integer(Int64(code)), .integer(attempt))
+                                 .text(outcome.rawValue), .integer(Int64(outcome.code)), .integer(attempt))
                 try pruneAudit(user: user)
             }
         }

@@ -1,32 +1,4 @@
-/// One line of the audit trail. It names what happened, never what was typed.
-public struct AuditEntry: Equatable, Sendable {
-    public var id: Int64
-    public var time: Double
-    public var user: String
-    public var session: String?
-    public var policy: String?
-    public var factor: String
-    public var outcome: String
-    public var code: Int
-    /// For a configuration change: the setting, its old and new value, and who changed it.
-    public var change: SettingChange?
-}
 
-/// A configuration change as the audit log records it.
-public struct SettingChange: Equatable, Sendable {
-    public var key: String
-    public var oldValue: String
-    public var newValue: String
-    /// The invoking user who made the change (the entry's `user` is whose setting it is).
-    public var actor: String?
-
-    public init(key: String, oldValue: String, newValue: String, actor: String?) {
-        self.key = key
-        self.oldValue = oldValue
-        self.newValue = newValue
-        self.actor = actor
-    }
-}
 
 extension Store {
     /// Appends an entry; unless `prune` is false, also deletes `user`'s entries beyond their
@@ -34,8 +6,11 @@ extension Store {
     ///
     /// The admission before a credential check passes `prune: false`: its commit is synced
     /// before PAM runs, and the settlement after PAM prunes instead.
+    ///
+    /// The vocabulary is typed (``AuditPolicy``, ``AuditFactor``, ``AuditOutcome``); the columns
+    /// hold their raw values, and `code` is the outcome's (``AuditOutcome/code``).
     func appendAudit(
-        user: String, session: String?, policy: String?, factor: String, outcome: String, code: Int,
+        user: String, session: String?, policy: AuditPolicy?, factor: AuditFactor, outcome: AuditOutcome,
         change: SettingChange? = nil, prune: Bool = true
     ) throws {
         // The change's columns are NULL for every other entry.
@@ -43,17 +18,19 @@ extension Store {
             INSERT INTO audit (time, user, session, policy, factor, outcome, code, setting, old_value, new_value, actor)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            .real(clock.now), .text(user), DatabaseValue(session), DatabaseValue(policy), .text(factor),
-            .text(outcome), .integer(Int64(code)), DatabaseValue(change?.key), DatabaseValue(change?.oldValue),
+            .real(clock.now), .text(user), DatabaseValue(session), DatabaseValue(policy?.rawValue), .text(factor.rawValue),
+            .text(outcome.rawValue), .integer(Int64(outcome.code)), DatabaseValue(change?.key), DatabaseValue(change?.oldValue),
             DatabaseValue(change?.newValue), DatabaseValue(change?.actor))
         if prune { try pruneAudit(user: user) }
     }
 
     /// Records an outcome that needed no credential check (reuse, a refused preflight, a toggle's result).
-    public func recordOutcome(user: String, session: String?, policy: String?, factor: String, outcome: String, code: Int) throws(StoreError) {
+    public func recordOutcome(
+        user: String, session: String?, policy: AuditPolicy?, factor: AuditFactor, outcome: AuditOutcome
+    ) throws(StoreError) {
         try perform {
             try database.transaction(.immediate) {
-                try appendAudit(user: user, session: session, policy: policy, factor: factor, outcome: outcome, code: code)
+                try appendAudit(user: user, session: session, policy: policy, factor: factor, outcome: outcome)
             }
         }
     }

@@ -19,7 +19,7 @@ extension Store {
     /// `cause` names what sent them away in the audit entries' policy ("screen-lock",
     /// "suspend"), so that a gate it interrupted can say so (``lastLifecycleEvent(session:)``).
     public func sendAllToBackground(
-        user: String, policy: SessionLifecycle.Policy, now: Double, cause: String = "event"
+        user: String, policy: SessionLifecycle.Policy, now: Double, cause: AuditPolicy = .event
     ) throws(StoreError) -> [BackgroundedSession] {
         try perform {
             try database.transaction(.immediate) {
@@ -32,8 +32,8 @@ extension Store {
                     for event in [LifecycleEvent.willResignActive, .didEnterBackground] {
                         guard (try? record.lifecycle.handle(event, now: now, policy: policy)) != nil else { continue }
                         applied.append(event)
-                        try appendAudit(user: user, session: id, policy: cause, factor: "lifecycle",
-                                        outcome: event.rawValue, code: 0, prune: false)
+                        try appendAudit(user: user, session: id, policy: cause, factor: .lifecycle, outcome: .event(event),
+                                        prune: false)
                     }
                     record.lifecycle.lock(policy: policy)
                     try writeSession(record)
@@ -55,8 +55,8 @@ extension Store {
                 for id in ids {
                     guard var record = try readSession(id), record.user == user, record.lifecycle.state == .background,
                           (try? record.lifecycle.handle(.willEnterForeground, now: now, policy: policy)) != nil else { continue }
-                    try appendAudit(user: user, session: id, policy: "event", factor: "lifecycle",
-                                    outcome: LifecycleEvent.willEnterForeground.rawValue, code: 0, prune: false)
+                    try appendAudit(user: user, session: id, policy: .event, factor: .lifecycle,
+                                    outcome: .event(.willEnterForeground), prune: false)
                     try writeSession(record)
                     done.append(record)
                 }

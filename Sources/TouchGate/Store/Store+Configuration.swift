@@ -32,8 +32,8 @@ extension Store {
                     INSERT INTO user_config (user, key, value) VALUES (?, ?, ?)
                     ON CONFLICT (user, key) DO UPDATE SET value = excluded.value
                     """, .text(user), .text(key.rawValue), .text(new))
-                try appendAudit(user: user, session: session, policy: "config", factor: "setting", outcome: "changed",
-                                code: 0, change: SettingChange(key: key.rawValue, oldValue: old, newValue: new, actor: actor))
+                try appendAudit(user: user, session: session, policy: .config, factor: .setting, outcome: .changed,
+                                change: SettingChange(key: key.rawValue, oldValue: old, newValue: new, actor: actor))
                 return old
             }
         }

@@ -60,8 +60,7 @@ extension Store {
                     ?? SessionRecord(id: id, user: user, lifecycle: SessionLifecycle(), promptOwner: nil, promptKind: nil)
                 let result = try body(&record)
                 if let event {
-                    try appendAudit(user: user, session: id, policy: "event", factor: "lifecycle",
-                                    outcome: event.rawValue, code: 0)
+                    try appendAudit(user: user, session: id, policy: .event, factor: .lifecycle, outcome: .event(event))
                 }
                 try writeSession(record)
                 try pruneSessions(keeping: record.id)
@@ -98,7 +97,7 @@ extension Store {
     /// time), is cleared here. A process that cannot be named (gone from `/proc`) claims nothing.
     public func claimPrompt(session: String, user: String, pid: Int32, kind: String) throws -> Int32? {
         switch try claimPrompt(session: session, user: user, pid: pid, kind: kind, takingOver: { _, _ in false }) {
-        case .heldBy(let owner, _): owner.pid
+        case .heldBy(let owner): owner.pid
         case .claimed, .tookOver(_): nil
         }
     }
@@ -114,7 +113,7 @@ extension Store {
         return try updateSession(session, user: user) { record in
             var previous: ProcessIdentity?
             if let owner = record.promptOwner, owner != claimant {
-                guard takingOver(owner, record.promptKind) else { return .heldBy(owner, kind: record.promptKind) }
+                guard takingOver(owner, record.promptKind) else { return .heldBy(owner) }
                 previous = owner
             }
             record.promptOwner = claimant
@@ -133,16 +132,6 @@ extension Store {
                 """, .text(session), .integer(Int64(owner.pid)), .integer(Int64(bitPattern: owner.startTime)))
         }
     }
-}
-
-/// How a claim on a session's prompt ended (``Store/claimPrompt(session:user:pid:kind:takingOver:)``).
-public enum PromptClaim: Equatable, Sendable {
-    /// The prompt is the claimant's; no one else held it.
-    case claimed
-    /// The prompt is the claimant's, taken from this live process.
-    case tookOver(ProcessIdentity)
-    /// This live process holds it (with the kind it claimed as).
-    case heldBy(ProcessIdentity, kind: String?)
 }
 
 extension Store {

@@ -33,8 +33,8 @@ extension Store {
             try database.transaction(.immediate) {
                 try ensureUser(user)
                 try database.run("UPDATE users SET enabled = ? WHERE name = ?", DatabaseValue(enabled), .text(user))
-                try appendAudit(user: user, session: session, policy: enabled ? "enable" : "disable",
-                                factor: "setting", outcome: enabled ? "enabled" : "disabled", code: 0)
+                try appendAudit(user: user, session: session, policy: enabled ? .enable : .disable,
+                                factor: .setting, outcome: enabled ? .enabled : .disabled)
             }
         }
     }
@@ -52,8 +52,8 @@ extension Store {
                 try database.run(
                     "UPDATE users SET enrolled = ?, domain_state = ?, biometric_failures = 0 WHERE name = ?",
                     DatabaseValue(enrolled), enrolled ? .text(token) : .null, .text(user))
-                try appendAudit(user: user, session: session, policy: enrolled ? "enroll" : "unenroll",
-                                factor: "setting", outcome: enrolled ? "enrolled" : "unenrolled", code: 0)
+                try appendAudit(user: user, session: session, policy: enrolled ? .enroll : .unenroll,
+                                factor: .setting, outcome: enrolled ? .enrolled : .unenrolled)
             }
         }
     }
@@ -67,7 +67,7 @@ extension Store {
                     UPDATE users SET biometric_failures = 0, passcode_failures = 0, last_passcode_failure = NULL
                     WHERE name = ?
                     """, .text(user))
-                try appendAudit(user: user, session: session, policy: "reset", factor: "setting", outcome: "reset", code: 0)
+                try appendAudit(user: user, session: session, policy: .reset, factor: .setting, outcome: .reset)
             }
         }
     }

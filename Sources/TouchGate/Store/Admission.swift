@@ -1,0 +1,9 @@
+/// Whether a credential check may go ahead.
+public enum Admission: Equatable, Sendable {
+    /// Counted in advance as a failure; ``Store/finishAttempt(_:user:factor:result:)`` settles it.
+    case admitted(attempt: Int64)
+    /// Too many biometric failures: do not call PAM.
+    case lockedOut
+    /// Passcode attempts are throttled for this many more seconds: do not call PAM.
+    case throttled(retryAfterSeconds: Int)
+}
