@@ -2,24 +2,31 @@ import Glibc
 import TouchGate
 
 extension Runner {
-    /// `touchgate watch`: `--unit` prints the systemd user unit; otherwise this process becomes
-    /// `touchgate-watch` (``watcherLoop``), so that only the watcher loads libdbus-1, not every
-    /// `touchgate` the shell hooks and tmux start.
+    /// `touchgate watch`: `--unit` prints the systemd user unit; otherwise this process resolves
+    /// the store and the user once (the store is made if missing, and said so) and becomes
+    /// `touchgate-watch` with them (``TouchGateWatch/WatcherCommandLine``), so that only the
+    /// watcher loads libdbus-1, not every `touchgate` the shell hooks and tmux start.
     func watch(unit: Bool) throws -> ExitCode {
         if unit {
             writeLine(STDOUT_FILENO, systemdUnit())
             return .success
         }
-        if let watcherLoop { return try watcherLoop(self) }
-        return execWatcher()
+        let name = try user
+        let (path, id) = try {
+            let store = try openStore()
+            return (absolutePath(store.path), try store.storeID())
+        }()
+        var words = ["--store", path, "--store-id", id, "--user", name]
+        if invocation.json { words.append("--json") }
+        return execWatcher(words + ["watch"])
     }
 
-    /// Replaces this process with `touchgate-watch`, with this process's arguments as they are:
-    /// first beside this executable, then in `../libexec/touchgate/` from its directory (where
-    /// `scripts/install` puts it). Exit 69 (`EX_UNAVAILABLE`) when neither is there or it cannot run.
+    /// Replaces this process with `touchgate-watch` and `arguments`: first beside this
+    /// executable, then in `../libexec/touchgate/` from its directory (where `scripts/install`
+    /// puts it). Exit 69 (`EX_UNAVAILABLE`) when neither is there or it cannot run.
     ///
     /// The corresponding C function is `execv`.
-    func execWatcher() -> ExitCode {
+    func execWatcher(_ arguments: [String]) -> ExitCode {
         let executable = executablePath()
         // Without /proc there is no directory to trust (never the current one).
         guard executable.hasPrefix("/"), let slash = executable.lastIndex(of: "/") else {

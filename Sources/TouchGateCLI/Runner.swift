@@ -3,15 +3,17 @@ import TouchGate
 
 /// Carries out one parsed ``Invocation``: the I/O side of the tool.
 ///
-/// `package`: `touchgate-watch` extends it with the watcher's loop (``watcherLoop``).
-package struct Runner {
+struct Runner {
     let invocation: Invocation
     /// The command line ``invocation`` was parsed from (without the program name): what
     /// `touchgate watch` hands on to `touchgate-watch` as it is.
     let arguments: [String]
     let environment = ProcessEnvironment.current
-    /// Set in `touchgate-watch` only: what `watch` runs there. Without it, `watch` execs that executable.
-    package var watcherLoop: ((Runner) throws -> ExitCode)?
+    /// The one clock of this process: the store it opens reads it, and so every decision the
+    /// use cases take (``Store/clock``). Only the wall clock: nothing at the keyboard sets it.
+    let clock: any Clock = WallClock()
+    /// The processes the use cases look at and signal (prompt owners).
+    let probe: any ProcessProbe = SystemProcessProbe()
 
     init(invocation: Invocation, arguments: [String]) {
         self.invocation = invocation
