@@ -9,12 +9,12 @@ extension Runner {
         return terminalName()
     }
 
-    package func relockPolicy(_ record: UserRecord, _ configuration: Configuration) -> SessionLifecycle.Policy {
+    func relockPolicy(_ record: UserRecord, _ configuration: Configuration) -> SessionLifecycle.Policy {
         LifecycleEvents.policy(record, configuration)
     }
 
     /// The relock policy of user `name`, as `store` has it now.
-    package func relockPolicy(store: Store, user name: String) throws -> SessionLifecycle.Policy {
+    func relockPolicy(store: Store, user name: String) throws -> SessionLifecycle.Policy {
         try LifecycleEvents(store: store, user: name, probe: probe).policy()
     }
 

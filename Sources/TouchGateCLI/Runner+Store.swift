@@ -5,7 +5,7 @@ extension Runner {
     /// The store; with `--store-id`, only the store of that id (a missing store is not created).
     /// When this process made it while the session's integration reads a store, it says so on
     /// standard error (``newStoreNotice(_:)``).
-    package func openStore() throws -> Store {
+    func openStore() throws -> Store {
         let path = try storePath
         try actAsTheUserWhoseStoreThisIs(path)
         let store = try Store(path: path, expectedID: invocation.storeID, clock: clock)

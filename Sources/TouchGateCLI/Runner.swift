@@ -98,7 +98,7 @@ struct Runner {
     }
 
     /// The user: `--user`, then `TOUCHGATE_USER`, then the invoking user.
-    package var user: String {
+    var user: String {
         get throws {
             let name = invocation.user ?? environment["TOUCHGATE_USER"] ?? invokingUserName()
             guard let name, !name.isEmpty else { throw UsageError("cannot tell the invoking user; pass --user NAME") }
@@ -179,7 +179,7 @@ struct Runner {
         }
     }
 
-    package func fail(_ message: String, _ code: ExitCode) -> ExitCode {
+    func fail(_ message: String, _ code: ExitCode) -> ExitCode {
         printError(message)
         if invocation.json { printErrorObject(message, code) }
         return code

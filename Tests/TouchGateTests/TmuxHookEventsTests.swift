@@ -56,6 +56,23 @@ import Testing
         #expect(try Self.row(hooks, "$2")!.0 == .background)
     }
 
+    @Test func aDetachWithinTheGraceComesBackUnlockedAndOnePastItLocked() throws {
+        let (hooks, clock) = try Self.hooks(lockOn: false, grace: 1)
+        try hooks.handle(.sessionCreated, client: "c1", session: "$1")
+        try hooks.events.store.setEnabled(true, user: "alice", session: nil)
+        try hooks.handle(.clientDetached, client: "c1", session: nil)
+        // Detaching within the grace does not lock by itself, nor does coming back in time.
+        #expect(try Self.row(hooks, "$1")! == (.background, false))
+        clock.advance(by: 0.9)
+        try hooks.handle(.clientSessionChanged, client: "c2", session: "$1")
+        #expect(try Self.row(hooks, "$1")! == (.inactive, false))
+        try hooks.handle(.clientFocusIn, client: "c2", session: "$1")
+        try hooks.handle(.clientDetached, client: "c2", session: nil)
+        clock.advance(by: 1)
+        try hooks.handle(.clientSessionChanged, client: "c3", session: "$1")
+        #expect(try Self.row(hooks, "$1")! == (.inactive, true))
+    }
+
     @Test func aSessionTheHooksNeverSawIsLaunchedWhenAClientGetsIt() throws {
         let (hooks, _) = try Self.hooks(lockOn: true)
         try hooks.handle(.clientSessionChanged, client: "c1", session: "$7")
