@@ -55,13 +55,9 @@ extension Runner {
         let now = store.clock.now
         let wait = lockout.passcodeRetryAfter(
             failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: now)
-        let policy = relockPolicy(record, configuration)
-        let sessions = try store.sessions(user: name).map { session in
-            // Shown as it would be decided on return now: a background session past its grace is locked.
-            var shown = session
-            if shown.lifecycle.state == .background { shown.lifecycle.relockIfGraceElapsed(now: now, policy: policy) }
-            return shown
-        }
+        // Shown as a return now would find them: a background session past its grace is locked.
+        let sessions = try LifecycleEvents(store: store, user: name, probe: probe)
+            .sessionsAsReturningNow(policy: relockPolicy(record, configuration))
         let sessionList = JSONValue.array(sessions.map { session in
             .object([("id", .string(session.id)), ("state", .string(session.lifecycle.state.rawValue)),
                      ("locked", .bool(session.lifecycle.locked))])

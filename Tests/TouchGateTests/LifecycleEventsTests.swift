@@ -56,6 +56,16 @@ import Testing
         #expect(try events.apply(.willEnterForeground, session: "s").lifecycle.locked == true)
     }
 
+    @Test func statusShowsASessionAwayPastItsGraceLockedWithoutWritingIt() throws {
+        let (events, clock) = try Self.world(grace: 60)
+        try Self.away(events)
+        let policy = try events.policy()
+        #expect(try events.sessionsAsReturningNow(policy: policy).map(\.lifecycle.locked) == [false])
+        clock.advance(by: 60)
+        #expect(try events.sessionsAsReturningNow(policy: policy).map(\.lifecycle.locked) == [true])
+        #expect(try events.store.session("s")?.lifecycle.locked == false)
+    }
+
     @Test func anEventTheStateDoesNotAllowWritesNothing() throws {
         let (events, _) = try Self.world(grace: 60)
         let before = try events.store.session("s")

@@ -77,6 +77,17 @@ public struct LifecycleEvents {
         return record
     }
 
+    /// Every session of the user as a return now would find it (for `status`): one in the
+    /// background past the grace is shown locked. Nothing is written.
+    public func sessionsAsReturningNow(policy: SessionLifecycle.Policy) throws -> [SessionRecord] {
+        let now = store.clock.now
+        return try store.sessions(user: user).map { session in
+            var shown = session
+            if shown.lifecycle.state == .background { shown.lifecycle.relockIfGraceElapsed(now: now, policy: policy) }
+            return shown
+        }
+    }
+
     /// Signals the process prompting for `record`'s session, if another one does: it ends its
     /// evaluation with appCancel; a gate on a terminal keeps holding it.
     public func cancelPendingPrompt(of record: SessionRecord) {
