@@ -1,13 +1,11 @@
 import Glibc
 import TouchGate
 
-/// Carries out one parsed ``Invocation``: the I/O side of the tool.
-///
+/// Carries out one parsed ``Invocation``: the I/O side of the tool. It resolves the environment
+/// once (the store, the user, one clock, the process probe), calls the library's use case for
+/// the command and renders the result and the exit status.
 struct Runner {
     let invocation: Invocation
-    /// The command line ``invocation`` was parsed from (without the program name): what
-    /// `touchgate watch` hands on to `touchgate-watch` as it is.
-    let arguments: [String]
     let environment = ProcessEnvironment.current
     /// The one clock of this process: the store it opens reads it, and so every decision the
     /// use cases take (``Store/clock``). Only the wall clock: nothing at the keyboard sets it.
@@ -15,9 +13,8 @@ struct Runner {
     /// The processes the use cases look at and signal (prompt owners).
     let probe: any ProcessProbe = SystemProcessProbe()
 
-    init(invocation: Invocation, arguments: [String]) {
+    init(invocation: Invocation) {
         self.invocation = invocation
-        self.arguments = arguments
     }
 
     mutating func run() -> ExitCode {

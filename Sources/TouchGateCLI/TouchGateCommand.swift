@@ -28,7 +28,7 @@ public enum TouchGateCommand {
             }
             return error.exitCode
         }
-        var runner = Runner(invocation: invocation, arguments: arguments)
+        var runner = Runner(invocation: invocation)
         return runner.run()
     }
 
@@ -43,8 +43,7 @@ public enum TouchGateCommand {
     /// /bin/bash, else /bin/sh. Nothing can cut it short: no rc file runs before the owner.
     public static func loginShell(_ arguments: [String], login: Bool) -> ExitCode {
         let real = configuredLoginShell() ?? (access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh")
-        var runner = Runner(invocation: Invocation(command: .shell(program: [real] + arguments, login: login)),
-                            arguments: ["shell", "--", real] + arguments)
+        var runner = Runner(invocation: Invocation(command: .shell(program: [real] + arguments, login: login)))
         return runner.run()
     }
 
