@@ -65,7 +65,8 @@ let package = Package(
             path: "Sources/TouchGate",
             plugins: ["EmbedMigrations"]
         ),
-        // The watcher's bus I/O (logind over libdbus-1); its decisions are TouchGate's WatchStateMachine.
+        // The watcher: its loop and bus I/O (logind over libdbus-1); its decisions are TouchGate's
+        // WatchStateMachine and WatchSessions. Neither it nor touchgate-watch links TouchGateCLI.
         .target(
             name: "TouchGateWatch",
             dependencies: ["TouchGate", "CDBus"],
@@ -91,7 +92,7 @@ let package = Package(
         // `touchgate watch`'s own executable: `touchgate` execs it with the same arguments.
         .executableTarget(
             name: "touchgate-watch",
-            dependencies: ["TouchGateCLI", "TouchGateWatch"],
+            dependencies: ["TouchGate", "TouchGateWatch"],
             path: "Sources/touchgate-watch",
             linkerSettings: [.unsafeFlags(executableLinkerFlags)]
         ),

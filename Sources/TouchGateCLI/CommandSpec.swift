@@ -1,3 +1,5 @@
+import TouchGate
+
 /// One command of `touchgate`, as ``CommandTable`` describes it: the name, a summary, the
 /// arguments, the options besides the global ones, the JSON keys it prints, the exit statuses it
 /// can end with, and how a parsed command line becomes its ``Command``.

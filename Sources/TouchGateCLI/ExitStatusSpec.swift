@@ -1,3 +1,5 @@
+import TouchGate
+
 /// One exit status (or range of them) and what it means, as the man page and help list them.
 public struct ExitStatusSpec: Sendable {
     /// Which statuses a command can end with, besides 0, 64 and 70 (which every command can).

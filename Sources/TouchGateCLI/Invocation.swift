@@ -90,13 +90,3 @@ public struct GateOptions: Equatable, Sendable {
 
     public init() {}
 }
-
-/// The tmux hooks `touchgate tmux-conf` installs, each mapped to lifecycle events.
-public enum TmuxHook: String, Sendable, CaseIterable {
-    case sessionCreated = "session-created"
-    /// A client was given a session: attach, new-session, switch-client.
-    case clientSessionChanged = "client-session-changed"
-    case clientDetached = "client-detached"
-    case clientFocusIn = "client-focus-in"
-    case clientFocusOut = "client-focus-out"
-}

@@ -6,8 +6,13 @@ extension Runner {
         let store = try openStore()
         let session = options.session ?? defaultSessionID()
         let context = try makeContext(store: store, session: session, options: options)
-        let registration = try PromptRegistration(store: store, session: session, user: try user, kind: "auth")
-        defer { registration.end() }
+        // Held while this waits for an answer, so that a did-enter-background finds and ends it.
+        let hold = try session.map { id in
+            let hold = PromptHold(store: store, session: id, user: try user, kind: .auth, probe: probe)
+            _ = try hold.claim()
+            return hold
+        }
+        defer { hold?.release() }
         let error = try attempt {
             try context.evaluateSynchronously(options.policy, reason: options.reason ?? "authenticate")
         }
@@ -40,29 +45,30 @@ extension Runner {
         return outcome(error, policy: options.policy.rawValue)
     }
 
-    /// `enable` / `disable`: the setting changes only after a successful deviceOwner evaluation.
-    /// Asking for what is already so changes nothing and needs nothing: a success, no prompt.
+    /// The authorization rules of `enable`, `disable`, `config set`, `reset` and `unenroll`
+    /// (``SettingChanges``), asking through this terminal (or standard input) when a rule says so.
+    func settingChanges(store: Store, options: EvaluationOptions) throws -> SettingChanges {
+        let session = options.session ?? defaultSessionID()
+        return SettingChanges(store: store, user: try user, session: session) { authorization in
+            let context = try makeContext(store: store, session: session, options: options)
+            return try attempt {
+                switch authorization {
+                case .deviceOwner(let reason): try context.evaluateSynchronously(.deviceOwner, reason: reason)
+                case .passcode(let purpose, let reason): try context.verifyPasscode(purpose: purpose, reason: reason)
+                }
+            }
+        }
+    }
+
+    /// `enable` / `disable` (``SettingChanges/toggle(_:reason:)``).
     func toggle(_ enabled: Bool, _ options: EvaluationOptions) throws -> ExitCode {
         let store = try openStore()
         let name = try user
-        if try store.user(name).enabled == enabled {
-            if !invocation.json {
-                writeLine(STDOUT_FILENO, "touchgate lock for \(name): \(enabled ? "on" : "off") (already)")
-            }
-            return outcome(nil, policy: AuthPolicy.deviceOwner.rawValue, extra: [("enabled", .bool(enabled))])
-        }
-        let session = options.session ?? defaultSessionID()
-        let context = try makeContext(store: store, session: session, options: options)
-        let error = try attempt {
-            try context.evaluateSynchronously(
-                .deviceOwner, reason: options.reason ?? (enabled ? "turn the touchgate lock on" : "turn the touchgate lock off"))
-        }
-        if error == nil { try store.setEnabled(enabled, user: name, session: session) }
-        let now = try store.user(name).enabled
+        let toggle = try settingChanges(store: store, options: options).toggle(enabled, reason: options.reason)
         if !invocation.json {
-            writeLine(STDOUT_FILENO, "touchgate lock for \(name): \(now ? "on" : "off")")
+            writeLine(STDOUT_FILENO, "touchgate lock for \(name): \(toggle.enabled ? "on" : "off")\(toggle.already ? " (already)" : "")")
         }
-        return outcome(error, policy: AuthPolicy.deviceOwner.rawValue, extra: [("enabled", .bool(now))])
+        return outcome(toggle.error, policy: AuthPolicy.deviceOwner.rawValue, extra: [("enabled", .bool(toggle.enabled))])
     }
 
     func enroll(_ options: EvaluationOptions) throws -> ExitCode {
@@ -84,12 +90,7 @@ extension Runner {
     func unenroll(_ options: EvaluationOptions) throws -> ExitCode {
         let store = try openStore()
         let name = try user
-        let session = options.session ?? defaultSessionID()
-        let context = try makeContext(store: store, session: session, options: options)
-        let error = try attempt {
-            try context.verifyPasscode(purpose: .unenroll, reason: options.reason ?? "remove the biometric enrollment")
-        }
-        if error == nil { try store.setEnrolled(false, user: name, session: session) }
+        let error = try settingChanges(store: store, options: options).unenroll(reason: options.reason)
         let record = try store.user(name)
         if error == nil, !invocation.json { writeLine(STDOUT_FILENO, "unenrolled \(name)") }
         return outcome(error, policy: "unenroll", extra: [("enrolled", .bool(record.enrolled))])
@@ -101,18 +102,8 @@ extension Runner {
         let root = geteuid() == 0
         let store = try openStore()
         let name = try user
-        let session = options.session ?? defaultSessionID()
-        var error: AuthError?
-        if !root {
-            let context = try makeContext(store: store, session: session, options: options)
-            error = try attempt {
-                try context.verifyPasscode(purpose: .reset, reason: options.reason ?? "reset the lockout counters")
-            }
-        }
-        if error == nil {
-            try store.resetCounters(user: name, session: session)
-            if !invocation.json { writeLine(STDOUT_FILENO, "counters reset for \(name)") }
-        }
+        let error = try settingChanges(store: store, options: options).reset(reason: options.reason, callerIsRoot: root)
+        if error == nil, !invocation.json { writeLine(STDOUT_FILENO, "counters reset for \(name)") }
         return outcome(error, policy: "reset")
     }
 }

@@ -128,52 +128,18 @@ extension Runner {
         return .success
     }
 
-    /// What the hooks from ``tmuxConf()`` run: the lifecycle events of the sessions a client
-    /// leaves and enters. The lock itself is taken by the hook inside tmux, before this runs.
+    /// What the hooks from ``tmuxConf()`` run (``TmuxHookEvents``).
     func tmuxHook(_ hook: TmuxHook, client: String, session tmuxSession: String?) throws -> ExitCode {
+        if tmuxSession == nil, hook == .sessionCreated || hook == .clientSessionChanged {
+            throw UsageError("usage: touchgate tmux-hook \(hook.rawValue) CLIENT SESSION")
+        }
         let store = try openStore()
-        let name = try user
         // $TMUX is SOCKET,PID,SESSION: the server's pid names the sessions, and its socket is what
         // `touchgate watch` locks the clients through.
         let tmux = environment["TMUX"].map { $0.split(separator: ",", omittingEmptySubsequences: false) } ?? []
-        let server = tmux.dropFirst().first
-        func sessionID(_ tmuxID: String) -> String { "tmux-\(server ?? "0")-\(tmuxID)" }
-        let socket = tmux.first.map(String.init).flatMap { $0.hasPrefix("/") ? $0 : nil }
-        // Hooks fire in orders iOS never produces (a detach straight from active): an event the
-        // state does not allow is skipped, never forced, so no hook can unlock anything.
-        func apply(_ events: [LifecycleEvent], _ id: String) throws {
-            for event in events {
-                do { try self.apply(event, session: id, store: store, user: name) } catch is SessionLifecycle.InvalidTransition {}
-            }
-        }
-        switch hook {
-        case .sessionCreated:
-            guard let tmuxSession else { throw UsageError("usage: touchgate tmux-hook session-created CLIENT SESSION") }
-            try apply([.didFinishLaunching, .didBecomeActive], sessionID(tmuxSession))
-            if let socket { try store.recordTmuxSocket(socket, session: sessionID(tmuxSession)) }
-            if !client.isEmpty { try store.attachClient(client, to: sessionID(tmuxSession)) }
-        case .clientSessionChanged:
-            guard let tmuxSession else { throw UsageError("usage: touchgate tmux-hook \(hook.rawValue) CLIENT SESSION") }
-            let id = sessionID(tmuxSession)
-            // A session the store never saw (it began before the snippet was loaded): launched
-            // now, as session-created would have (locked while the lock is on), with its socket.
-            if try store.session(id) == nil { try apply([.didFinishLaunching, .didBecomeActive], id) }
-            let previous = try store.detachClient(client)
-            try store.attachClient(client, to: id)
-            if let socket { try store.recordTmuxSocket(socket, session: id) }
-            guard previous != id else { break }
-            // Switching away sends the session left behind to the background, as a detach does.
-            if let previous { try apply([.willResignActive, .didEnterBackground], previous) }
-            try apply([.willEnterForeground], id)
-        case .clientDetached:
-            if let id = try store.detachClient(client) {
-                try apply([.willResignActive, .didEnterBackground], id)
-            }
-        case .clientFocusIn:
-            if let tmuxSession { try apply([.didBecomeActive], sessionID(tmuxSession)) }
-        case .clientFocusOut:
-            if let tmuxSession { try apply([.willResignActive], sessionID(tmuxSession)) }
-        }
+        let hooks = TmuxHookEvents(events: LifecycleEvents(store: store, user: try user, probe: probe),
+                                   server: tmux.dropFirst().first.map(String.init), socket: tmux.first.map(String.init))
+        try hooks.handle(hook, client: client, session: tmuxSession)
         return .success
     }
 

@@ -14,13 +14,13 @@ extension Runner {
         // (the terminal's raw mode, set below, then makes Ctrl-C a plain byte).
         SignalRelay.ignore([SIGINT, SIGQUIT, SIGTSTP])
         let (path, argv) = try programToRun(program, login: login)
-        let direct = environment["TMUX"].map { !$0.isEmpty } ?? false
-            || environment[Self.ownerVariable].map { !$0.isEmpty } ?? false
-            || isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0
+        let direct = ShellSession.runsProgramDirectly(
+            insideTmux: environment["TMUX"].map { !$0.isEmpty } ?? false,
+            insideOwner: environment[Self.ownerVariable].map { !$0.isEmpty } ?? false,
+            onTerminal: isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0)
         if direct { return execProgram(path, argv) }
 
         let name = try user
-        let id = "shell-\(getpid())-\(randomHex())"
         guard let me = ProcessIdentity.current else {
             return fail("shell: cannot name this process (/proc)", .internalError)
         }
@@ -30,35 +30,12 @@ extension Runner {
         // The id the snippet carries (--store-id), else the one read now: a store deleted or
         // replaced later is damage for the gate (the passcode), never a new store with the lock off.
         let storeID = invocation.storeID ?? (try? store?.storeID()) ?? nil
-        if let store {
-            try? store.registerShellOwner(session: id, user: name, owner: me)
-        }
+        let session = ShellSession(store: store, id: "shell-\(getpid())-\(randomHex())", user: name, owner: me, probe: probe)
+        let id = session.id
+        // Listening before it is listed: whoever finds this owner in the store can reach it.
         let channel = OwnerChannel.listen(owner: me)
         defer { if channel >= 0 { close(channel) } }
-
-        func record(_ event: LifecycleEvent) {
-            guard let store else { return }
-            do { try apply(event, session: id, store: store, user: name) } catch {}
-        }
-        record(.didFinishLaunching)
-        record(.didBecomeActive)
-
-        let check: (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int) = { reason in
-            guard let store else { return (true, 0) }
-            do {
-                let record = try store.user(name)
-                let configuration = try store.configuration(user: name)
-                guard record.enabled else { return (false, configuration.idleSeconds) }
-                var idleSince: Double?
-                if case .idle(let since) = reason { idleSince = since }
-                let locked = try Gate.sessionIsLocked(
-                    store: store, session: id, record: record, configuration: configuration,
-                    existing: try store.session(id), idleSince: idleSince, lockRequest: false, now: WallClock().now)
-                return (locked, configuration.idleSeconds)
-            } catch {
-                return (true, 0)
-            }
-        }
+        session.start()
 
         var gate = [executablePath()]
         if let path = try? storePath { gate += ["--store", absolutePath(path)] }
@@ -74,12 +51,9 @@ extension Runner {
             variables = variables.filter { !$0.hasPrefix("TOUCHGATE_HOOK_STORE=") } + ["TOUCHGATE_HOOK_STORE=" + path]
         }
         let owner = ShellOwner(session: ShellOwnerSession(
-            check: check, record: record, gate: gate, path: path, argv: argv, environment: variables, channel: channel))
+            check: session.check, record: session.record, gate: gate, path: path, argv: argv, environment: variables, channel: channel))
         let status = owner.run()
-        record(.willResignActive)
-        record(.didEnterBackground)
-        record(.willTerminate)
-        if let store { try? store.removeShellOwner(session: id, owner: me) }
+        session.end()
         return ExitCode(rawValue: status)
     }
 

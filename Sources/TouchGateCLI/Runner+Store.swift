@@ -5,10 +5,10 @@ extension Runner {
     /// The store; with `--store-id`, only the store of that id (a missing store is not created).
     /// When this process made it while the session's integration reads a store, it says so on
     /// standard error (``newStoreNotice(_:)``).
-    package func openStore() throws -> Store {
+    func openStore() throws -> Store {
         let path = try storePath
         try actAsTheUserWhoseStoreThisIs(path)
-        let store = try Store(path: path, expectedID: invocation.storeID)
+        let store = try Store(path: path, expectedID: invocation.storeID, clock: clock)
         if let notice = newStoreNotice(store) { printError(notice) }
         return store
     }
@@ -52,16 +52,12 @@ extension Runner {
         let configuration = try store.configuration(user: name)
         let lockout = LockoutPolicy(configuration: configuration)
         let lockedOut = lockout.biometricLockedOut(failures: record.biometricFailures)
+        let now = store.clock.now
         let wait = lockout.passcodeRetryAfter(
-            failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: WallClock().now)
-        let policy = relockPolicy(record, configuration)
-        let now = WallClock().now
-        let sessions = try store.sessions(user: name).map { session in
-            // Shown as it would be decided on return now: a background session past its grace is locked.
-            var shown = session
-            if shown.lifecycle.state == .background { shown.lifecycle.relockIfGraceElapsed(now: now, policy: policy) }
-            return shown
-        }
+            failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: now)
+        // Shown as a return now would find them: a background session past its grace is locked.
+        let sessions = try LifecycleEvents(store: store, user: name, probe: probe)
+            .sessionsAsReturningNow(policy: relockPolicy(record, configuration))
         let sessionList = JSONValue.array(sessions.map { session in
             .object([("id", .string(session.id)), ("state", .string(session.lifecycle.state.rawValue)),
                      ("locked", .bool(session.lifecycle.locked))])
@@ -121,25 +117,18 @@ extension Runner {
     }
 
     /// `config set`: changes one user's setting; a bad value changes nothing; while that user's
-    /// lock is on, weakening needs that user's device-owner success.
+    /// lock is on, weakening needs that user's device-owner success (``SettingChanges``).
     func configSet(_ key: Configuration.Key, _ text: String, _ options: EvaluationOptions) throws -> ExitCode {
         let store = try openStore()
         let name = try user
-        let current = try store.configuration(user: name)
-        var updated = current
-        try updated.set(key, to: text)
-        let session = options.session ?? defaultSessionID()
-        if try store.user(name).enabled, current.weakens(key, to: updated) {
-            let context = try makeContext(store: store, session: session, options: options)
-            let error = try attempt {
-                try context.evaluateSynchronously(.deviceOwner, reason: options.reason ?? "weaken the touchgate lock (\(key.rawValue))")
-            }
-            if let error { return outcome(error, policy: AuthPolicy.deviceOwner.rawValue) }
+        switch try settingChanges(store: store, options: options).set(key, to: text, reason: options.reason, actor: invokingUserName()) {
+        case .failure(let error):
+            return outcome(error, policy: AuthPolicy.deviceOwner.rawValue)
+        case .success(let updated):
+            emit(.object([("user", .string(name)), (key.rawValue, updated.jsonValue(of: key))]),
+                 text: "\(key.rawValue)=\(updated.value(of: key))")
+            return .success
         }
-        try store.save(key, from: updated, user: name, session: session, actor: invokingUserName())
-        emit(.object([("user", .string(name)), (key.rawValue, updated.jsonValue(of: key))]),
-             text: "\(key.rawValue)=\(updated.value(of: key))")
-        return .success
     }
 
     func log(_ limit: Int) throws -> ExitCode {

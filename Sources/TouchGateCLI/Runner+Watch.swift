@@ -2,39 +2,45 @@ import Glibc
 import TouchGate
 
 extension Runner {
-    /// `touchgate watch`: `--unit` prints the systemd user unit; otherwise this process becomes
-    /// `touchgate-watch` (``watcherLoop``), so that only the watcher loads libdbus-1, not every
-    /// `touchgate` the shell hooks and tmux start.
+    /// `touchgate watch`: `--unit` prints the systemd user unit; otherwise this process resolves
+    /// the store and the user once (the store is made if missing, and said so) and becomes
+    /// `touchgate-watch` with them (``WatcherCommandLine``), so that only the
+    /// watcher loads libdbus-1, not every `touchgate` the shell hooks and tmux start.
     func watch(unit: Bool) throws -> ExitCode {
         if unit {
             writeLine(STDOUT_FILENO, systemdUnit())
             return .success
         }
-        if let watcherLoop { return try watcherLoop(self) }
-        return execWatcher()
+        // Found first: without a watcher, nothing is opened or made.
+        let watcher = try findWatcher()
+        let name = try user
+        let (path, id) = try {
+            let store = try openStore()
+            return (absolutePath(store.path), try store.storeID())
+        }()
+        let line = WatcherCommandLine(storePath: path, storeID: id, user: name, json: invocation.json)
+        var argv: [UnsafeMutablePointer<CChar>?] = ([watcher] + line.arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        execv(watcher, &argv)
+        return fail("cannot run \(watcher.escapedForMessage): \(String(cString: strerror(errno)))", .unavailable)
     }
 
-    /// Replaces this process with `touchgate-watch`, with this process's arguments as they are:
-    /// first beside this executable, then in `../libexec/touchgate/` from its directory (where
-    /// `scripts/install` puts it). Exit 69 (`EX_UNAVAILABLE`) when neither is there or it cannot run.
-    ///
-    /// The corresponding C function is `execv`.
-    func execWatcher() -> ExitCode {
+    /// Where `touchgate-watch` is: first beside this executable, then in `../libexec/touchgate/`
+    /// from its directory (where `scripts/install` puts it); exit 69 (`EX_UNAVAILABLE`) when
+    /// neither is there.
+    func findWatcher() throws(UsageError) -> String {
         let executable = executablePath()
         // Without /proc there is no directory to trust (never the current one).
         guard executable.hasPrefix("/"), let slash = executable.lastIndex(of: "/") else {
-            return fail("touchgate watch cannot find its own executable (/proc/self/exe)", .unavailable)
+            throw UsageError("touchgate watch cannot find its own executable (/proc/self/exe)", exitCode: .unavailable)
         }
         let directory = String(executable[..<slash])
         let candidates = [directory + "/" + Self.watcherName, directory + "/../libexec/touchgate/" + Self.watcherName]
         guard let path = candidates.first(where: { access($0, X_OK) == 0 }) else {
-            return fail("touchgate watch needs \(Self.watcherName), which is neither in \(directory.escapedForMessage) "
-                        + "nor in \((directory + "/../libexec/touchgate").escapedForMessage)", .unavailable)
+            throw UsageError("touchgate watch needs \(Self.watcherName), which is neither in \(directory.escapedForMessage) "
+                             + "nor in \((directory + "/../libexec/touchgate").escapedForMessage)", exitCode: .unavailable)
         }
-        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        execv(path, &argv)
-        return fail("cannot run \(path.escapedForMessage): \(String(cString: strerror(errno)))", .unavailable)
+        return path
     }
 
     /// The watcher's executable, installed beside `touchgate` or in `PREFIX/libexec/touchgate/`.

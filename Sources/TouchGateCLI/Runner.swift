@@ -1,21 +1,20 @@
 import Glibc
 import TouchGate
 
-/// Carries out one parsed ``Invocation``: the I/O side of the tool.
-///
-/// `package`: `touchgate-watch` extends it with the watcher's loop (``watcherLoop``).
-package struct Runner {
+/// Carries out one parsed ``Invocation``: the I/O side of the tool. It resolves the environment
+/// once (the store, the user, one clock, the process probe), calls the library's use case for
+/// the command and renders the result and the exit status.
+struct Runner {
     let invocation: Invocation
-    /// The command line ``invocation`` was parsed from (without the program name): what
-    /// `touchgate watch` hands on to `touchgate-watch` as it is.
-    let arguments: [String]
     let environment = ProcessEnvironment.current
-    /// Set in `touchgate-watch` only: what `watch` runs there. Without it, `watch` execs that executable.
-    package var watcherLoop: ((Runner) throws -> ExitCode)?
+    /// The one clock of this process: the store it opens reads it, and so every decision the
+    /// use cases take (``Store/clock``). Only the wall clock: nothing at the keyboard sets it.
+    let clock: any Clock = WallClock()
+    /// The processes the use cases look at and signal (prompt owners).
+    let probe: any ProcessProbe = SystemProcessProbe()
 
-    init(invocation: Invocation, arguments: [String]) {
+    init(invocation: Invocation) {
         self.invocation = invocation
-        self.arguments = arguments
     }
 
     mutating func run() -> ExitCode {
@@ -96,7 +95,7 @@ package struct Runner {
     }
 
     /// The user: `--user`, then `TOUCHGATE_USER`, then the invoking user.
-    package var user: String {
+    var user: String {
         get throws {
             let name = invocation.user ?? environment["TOUCHGATE_USER"] ?? invokingUserName()
             guard let name, !name.isEmpty else { throw UsageError("cannot tell the invoking user; pass --user NAME") }
@@ -177,7 +176,7 @@ package struct Runner {
         }
     }
 
-    package func fail(_ message: String, _ code: ExitCode) -> ExitCode {
+    func fail(_ message: String, _ code: ExitCode) -> ExitCode {
         printError(message)
         if invocation.json { printErrorObject(message, code) }
         return code

@@ -16,7 +16,20 @@ public enum TouchGateCommand {
 
     /// Runs `touchgate` with `arguments` (without the program name) and returns the exit status.
     public static func main(_ arguments: [String]) -> ExitCode {
-        main(arguments, watcherLoop: nil)
+        let invocation: Invocation
+        do throws(UsageError) {
+            invocation = try CommandLineParser.parse(arguments)
+        } catch {
+            printError(error.message)
+            if let usage = error.usage { writeLine(STDERR_FILENO, TerminalText.sanitized(usage)) }
+            // The command line did not parse, but a `--json` on it still gets its JSON object.
+            if arguments.prefix(while: { $0 != "--" }).contains("--json") {
+                printErrorObject(error.message, error.exitCode)
+            }
+            return error.exitCode
+        }
+        var runner = Runner(invocation: invocation)
+        return runner.run()
     }
 
     /// The name of the login-shell wrapper (`PREFIX/bin/touchgate-login-shell`, a link to
@@ -30,8 +43,7 @@ public enum TouchGateCommand {
     /// /bin/bash, else /bin/sh. Nothing can cut it short: no rc file runs before the owner.
     public static func loginShell(_ arguments: [String], login: Bool) -> ExitCode {
         let real = configuredLoginShell() ?? (access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh")
-        var runner = Runner(invocation: Invocation(command: .shell(program: [real] + arguments, login: login)),
-                            arguments: ["shell", "--", real] + arguments)
+        var runner = Runner(invocation: Invocation(command: .shell(program: [real] + arguments, login: login)))
         return runner.run()
     }
 
@@ -57,38 +69,11 @@ public enum TouchGateCommand {
               lines("/etc/shells").contains(shell), access(shell, X_OK) == 0 else { return nil }
         return shell
     }
-
-    /// Runs `touchgate-watch` with `arguments` as `touchgate` got them (`touchgate watch` execs it
-    /// with the same ones): `watch` runs `loop`; any other command is refused (exit 64).
-    package static func watcherMain(_ arguments: [String], loop: @escaping (Runner) throws -> ExitCode) -> ExitCode {
-        main(arguments, watcherLoop: loop)
-    }
-
-    private static func main(_ arguments: [String], watcherLoop: ((Runner) throws -> ExitCode)?) -> ExitCode {
-        let invocation: Invocation
-        do throws(UsageError) {
-            invocation = try CommandLineParser.parse(arguments)
-            if watcherLoop != nil {
-                guard case .watch = invocation.command else { throw UsageError("touchgate-watch runs only 'touchgate watch'") }
-            }
-        } catch {
-            printError(error.message)
-            if let usage = error.usage { writeLine(STDERR_FILENO, TerminalText.sanitized(usage)) }
-            // The command line did not parse, but a `--json` on it still gets its JSON object.
-            if arguments.prefix(while: { $0 != "--" }).contains("--json") {
-                printErrorObject(error.message, error.exitCode)
-            }
-            return error.exitCode
-        }
-        var runner = Runner(invocation: invocation, arguments: arguments)
-        runner.watcherLoop = watcherLoop
-        return runner.run()
-    }
 }
 
 /// Writes one line to standard error, prefixed with the program name, through ``TerminalText``
 /// (a message may quote a path, a PAM module's text or a value from the command line).
-package func printError(_ message: String) {
+func printError(_ message: String) {
     writeLine(STDERR_FILENO, TerminalText.sanitized("touchgate: " + message))
 }
 

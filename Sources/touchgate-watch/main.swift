@@ -1,5 +1,6 @@
 import Glibc
-import TouchGateCLI
+import TouchGate
+import TouchGateWatch
 
-// `touchgate watch` execs this with its own arguments; only this executable links libdbus-1.
-exit(TouchGateCommand.watcherMain(commandLineArguments()) { runner in try runner.watchLoop() }.rawValue)
+// `touchgate watch` execs this with the command line it resolved; only this executable links libdbus-1.
+exit(Watcher.main(commandLineArguments()).rawValue)

@@ -1,5 +1,6 @@
 import CProcessControl
 import Glibc
+import TouchGate
 import TouchGateCLI
 
 /// Keeps answers out of core files and other processes' reach, before anything is read: the

@@ -50,6 +50,16 @@ import TouchGateCLI
         #expect(exported.isEmpty, "\(exported.prefix(5))")
     }
 
+    /// `touchgate-watch` links neither the CLI (its parser, the man page's prose, the demo) nor
+    /// anything of it: its loop is TouchGateWatch's, its decisions TouchGate's. (Swift's mangled
+    /// names carry their module's name with its length: `12TouchGateCLI`, `14TouchGateWatch`.)
+    @Test func theWatcherLinksNothingOfTheCLI() throws {
+        let defined = try Toolchain.symbols(WatcherExecutableTests.watcher, ["--defined-only"]).split(separator: "\n")
+        #expect(defined.contains { $0.contains("14TouchGateWatch") }, "no TouchGateWatch symbol: the check reads nothing")
+        let cli = defined.filter { $0.contains("12TouchGateCLI") }
+        #expect(cli.isEmpty, "\(cli.prefix(5))")
+    }
+
     @Test func theExecutableExportsNoSymbols() throws {
         let dynamicSymbols = try Toolchain.symbols(TestEnvironment.binary, ["-D", "--defined-only"])
         // The toolchain's link would export every public symbol of TouchGate and TouchGateCLI.

@@ -206,7 +206,7 @@ import Testing
         let checker = ScriptedChecker([Self.result(.success)])
         let context = AuthContext(user: "alice", ledger: ledger, session: "s1", checker: checker, biometricChecker: nil,
                                   prompts: Silent(), interrupter: Interrupter())
-        let gate = Gate(ledger: ledger, session: "s1", context: context, scripted: false, kind: .gate, processes: SystemProcesses())
+        let gate = Gate(ledger: ledger, session: "s1", context: context, scripted: false, kind: .gate, processes: SystemProcessProbe())
         #expect(try gate.run(on: RecordingScreen()) == .unlocked)
         #expect(world.locked, "the store's session stays locked")
         #expect(try world.store.session("s1")?.promptOwner == nil)

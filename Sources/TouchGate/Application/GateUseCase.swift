@@ -84,7 +84,7 @@ public final class GateUseCase {
 
     public init(
         openStore: @escaping () throws -> Store, clock: any Clock, checker: any CredentialChecker,
-        biometricChecker: (any CredentialChecker)? = nil, processes: any ProcessProbe = SystemProcesses()
+        biometricChecker: (any CredentialChecker)? = nil, processes: any ProcessProbe = SystemProcessProbe()
     ) {
         self.openStore = openStore
         self.clock = clock

@@ -21,7 +21,7 @@ public final class Gate {
     ///   the tmux client's own gate takes over.
     public convenience init(
         store: Store, session: String, context: AuthContext, scripted: Bool, kind: PromptClaimKind = .gate,
-        processes: any ProcessProbe = SystemProcesses()
+        processes: any ProcessProbe = SystemProcessProbe()
     ) {
         self.init(ledger: store, session: session, context: context, scripted: scripted, kind: kind, processes: processes)
     }
@@ -45,7 +45,7 @@ public final class Gate {
     /// terminal takes over from it. Any other owner is waited for (until Enter at this gate).
     public static func takesOver(
         from owner: ProcessIdentity, kind: PromptClaimKind?, as claimant: PromptClaimKind,
-        processes: any ProcessProbe = SystemProcesses()
+        processes: any ProcessProbe = SystemProcessProbe()
     ) -> Bool {
         if kind == .tmuxPane, claimant != .tmuxPane { return true }
         let ownerOnTerminal = processes.hasControllingTerminal(owner.pid) ?? true
@@ -123,7 +123,7 @@ public final class Gate {
                     action = machine.promptOwned(by: owner.pid)
                 case .tookOver(let owner):
                     // Its prompt ends (appCancel); it claims again and finds this gate's claim.
-                    if processes.isAlive(owner) { processes.endPrompt(of: owner) }
+                    if processes.isAlive(owner) { processes.cancelPrompt(of: owner) }
                     claimed = true
                     action = machine.promptClaimed()
                 case .claimed:

@@ -30,7 +30,7 @@ extension Store {
                     guard var record = try readSession(id), record.lifecycle.state != .notRunning else { continue }
                     var applied: [LifecycleEvent] = []
                     for event in [LifecycleEvent.willResignActive, .didEnterBackground] {
-                        guard (try? record.lifecycle.handle(event, now: now, policy: policy)) != nil else { continue }
+                        guard record.lifecycle.handleIfAllowed(event, now: now, policy: policy) != nil else { continue }
                         applied.append(event)
                         try appendAudit(user: user, session: id, policy: cause, factor: .lifecycle, outcome: .event(event),
                                         prune: false)
@@ -54,7 +54,7 @@ extension Store {
                 var done: [SessionRecord] = []
                 for id in ids {
                     guard var record = try readSession(id), record.user == user, record.lifecycle.state == .background,
-                          (try? record.lifecycle.handle(.willEnterForeground, now: now, policy: policy)) != nil else { continue }
+                          record.lifecycle.handleIfAllowed(.willEnterForeground, now: now, policy: policy) != nil else { continue }
                     try appendAudit(user: user, session: id, policy: .event, factor: .lifecycle,
                                     outcome: .event(.willEnterForeground), prune: false)
                     try writeSession(record)

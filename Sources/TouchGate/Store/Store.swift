@@ -10,7 +10,8 @@ public final class Store {
     /// Whether this process made the store (it did not exist when it was opened).
     public private(set) var createdByThisProcess = false
     let database: Database
-    let clock: any Clock
+    /// The time every decision about this store's sessions and counters reads (one per process).
+    public let clock: any Clock
 
     /// How long the write-ahead log grows before a commit folds it into the file: an `auth`
     /// adds about six pages, and every process that opens the store alone reads the whole log.

@@ -1,5 +1,3 @@
-import TouchGate
-
 /// The process exit status; each value is listed in `CommandTable.exitStatuses` (help and the man page's EXIT STATUS).
 public struct ExitCode: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32

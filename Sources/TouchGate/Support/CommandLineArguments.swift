@@ -1,5 +1,4 @@
 import Glibc
-import TouchGate
 
 /// The arguments, without the program name.
 ///
@@ -8,7 +7,7 @@ import TouchGate
 /// with `--static-swift-stdlib` the runtime looks only after it), Swift sees no arguments at all.
 /// Then they are read from `/proc/self/cmdline`, which the kernel keeps as `execve` passed them.
 /// `touchgate` and `touchgate-watch` both start here, and `touchgate watch` hands them on as they are.
-package func commandLineArguments() -> [String] {
+public func commandLineArguments() -> [String] {
     if CommandLine.argc > 0 { return Array(CommandLine.arguments.dropFirst()) }
     guard let bytes = fileContents("/proc/self/cmdline") else { return [] }
     // Each argument ends with a NUL, so the last piece of the split is always empty.

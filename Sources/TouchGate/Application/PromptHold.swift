@@ -1,0 +1,51 @@
+import Glibc
+
+/// This process's claim on a session's prompt: the one claim logic of `touchgate auth` and of
+/// the gate. While it is held, a `did-enter-background` for the session finds this process and
+/// ends its evaluation (appCancel).
+///
+/// The claim names the process by pid and start time (``ProcessIdentity``), so that once it is
+/// gone, a process that gets its pid is never signalled or waited for. A claim taken over from
+/// a live owner ends that owner's prompt (it claims again and finds this one's).
+public final class PromptHold {
+    public let store: Store
+    public let session: String
+    public let user: String
+    public let kind: PromptClaimKind
+    public let probe: any ProcessProbe
+    /// Whether this process holds the claim now.
+    public private(set) var held = false
+
+    public init(store: Store, session: String, user: String, kind: PromptClaimKind, probe: any ProcessProbe = SystemProcessProbe()) {
+        self.store = store
+        self.session = session
+        self.user = user
+        self.kind = kind
+        self.probe = probe
+    }
+
+    /// Claims the prompt; a live owner keeps it unless `takingOver(owner, its kind)` says so.
+    public func claim(takingOver: (ProcessIdentity, PromptClaimKind?) -> Bool = { _, _ in false }) throws -> PromptClaim {
+        let claim = try store.claimPrompt(session: session, user: user, pid: pid, kind: kind.rawValue) { owner, ownerKind in
+            takingOver(owner, ownerKind.flatMap(PromptClaimKind.init(rawValue:)))
+        }
+        switch claim {
+        case .heldBy: break
+        case .claimed: held = true
+        case .tookOver(let owner):
+            held = true
+            probe.cancelPrompt(of: owner)
+        }
+        return claim
+    }
+
+    /// Gives the claim up, if this process holds it (a store that fails meanwhile keeps it
+    /// until the process is gone, when it no longer counts).
+    public func release() {
+        guard held else { return }
+        held = false
+        try? store.releasePrompt(session: session, pid: pid)
+    }
+
+    private var pid: Int32 { probe.current?.pid ?? getpid() }
+}

@@ -1,0 +1,68 @@
+/// The tmux hooks `touchgate tmux-conf` installs, each mapped to lifecycle events.
+public enum TmuxHook: String, Sendable, CaseIterable {
+    case sessionCreated = "session-created"
+    /// A client was given a session: attach, new-session, switch-client.
+    case clientSessionChanged = "client-session-changed"
+    case clientDetached = "client-detached"
+    case clientFocusIn = "client-focus-in"
+    case clientFocusOut = "client-focus-out"
+}
+
+/// The use case of tmux's hooks (`touchgate tmux-hook`): the lifecycle events of the sessions a
+/// client leaves and enters. The lock itself is taken by the hook inside tmux, before this runs.
+///
+/// Hooks fire in orders iOS never produces (a detach straight from active): an event the state
+/// does not allow is skipped, never forced (``LifecycleEvents/applyAllowed(_:session:)``), so no
+/// hook can unlock anything.
+public struct TmuxHookEvents {
+    public let events: LifecycleEvents
+    /// The tmux server's pid (the second field of `$TMUX`): it names the sessions.
+    public let server: String?
+    /// The server's socket (the first field of `$TMUX`, when absolute): what `touchgate watch`
+    /// locks the clients through.
+    public let socket: String?
+
+    public init(events: LifecycleEvents, server: String?, socket: String?) {
+        self.events = events
+        self.server = server
+        self.socket = socket.flatMap { $0.hasPrefix("/") ? $0 : nil }
+    }
+
+    /// The touchgate session id of tmux session `tmuxID` (`$3`) on this server.
+    public func sessionID(_ tmuxID: String) -> String { "tmux-\(server ?? "0")-\(tmuxID)" }
+
+    /// Carries out `hook` for `client`; `tmuxSession` is the hook's session (`#{session_id}`),
+    /// which session-created and client-session-changed need (the caller checks it is there).
+    public func handle(_ hook: TmuxHook, client: String, session tmuxSession: String?) throws {
+        let store = events.store
+        switch hook {
+        case .sessionCreated:
+            guard let tmuxSession else { return }
+            let id = sessionID(tmuxSession)
+            try events.applyAllowed([.didFinishLaunching, .didBecomeActive], session: id)
+            if let socket { try store.recordTmuxSocket(socket, session: id) }
+            if !client.isEmpty { try store.attachClient(client, to: id) }
+        case .clientSessionChanged:
+            guard let tmuxSession else { return }
+            let id = sessionID(tmuxSession)
+            // A session the store never saw (it began before the snippet was loaded): launched
+            // now, as session-created would have (locked while the lock is on), with its socket.
+            if try store.session(id) == nil { try events.applyAllowed([.didFinishLaunching, .didBecomeActive], session: id) }
+            let previous = try store.detachClient(client)
+            try store.attachClient(client, to: id)
+            if let socket { try store.recordTmuxSocket(socket, session: id) }
+            guard previous != id else { break }
+            // Switching away sends the session left behind to the background, as a detach does.
+            if let previous { try events.applyAllowed([.willResignActive, .didEnterBackground], session: previous) }
+            try events.applyAllowed([.willEnterForeground], session: id)
+        case .clientDetached:
+            if let id = try store.detachClient(client) {
+                try events.applyAllowed([.willResignActive, .didEnterBackground], session: id)
+            }
+        case .clientFocusIn:
+            if let tmuxSession { try events.applyAllowed([.didBecomeActive], session: sessionID(tmuxSession)) }
+        case .clientFocusOut:
+            if let tmuxSession { try events.applyAllowed([.willResignActive], session: sessionID(tmuxSession)) }
+        }
+    }
+}
