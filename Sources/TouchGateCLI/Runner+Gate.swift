@@ -18,7 +18,7 @@ extension Runner {
             session: id, user: try user, idleSince: options.idleSince, lockRequest: options.lockRequest,
             scripted: invocation.answersFromStandardInput, kind: inPane ? .tmuxPane : .gate, remoteHost: remoteHost,
             tmuxSocket: options.tmuxSocket)
-        let gate = GateUseCase(openStore: openStore, clock: WallClock(), checker: credentialChecker,
+        let gate = GateUseCase(openStore: openStore, clock: clock, checker: credentialChecker,
                                biometricChecker: biometricChecker)
         switch try gate.run(request, in: GateTerminal(runner: self)) {
         case .open:

@@ -148,7 +148,7 @@ import TouchGateCLI
         for directory in ["info", "updates"] {
             try FileManager.default.createDirectory(at: admin.appendingPathComponent(directory), withIntermediateDirectories: true)
         }
-        FileManager.default.createFile(atPath: admin.appendingPathComponent("status").path, contents: Data())
+        _ = FileManager.default.createFile(atPath: admin.appendingPathComponent("status").path, contents: Data())
         let dpkg = ["--root=\(target.path)", "--force-depends", "--force-not-root", "--install", deb]
         let installed = try Self.run("/usr/bin/dpkg", dpkg)
         try #require(installed.status == 0, "\(installed)")

@@ -82,7 +82,7 @@ final class OfflineLedger: AttemptLedger {
     func gateStatus(
         user: String, session: String, record: UserRecord, configuration: Configuration, remoteHost: String?
     ) -> GateStatus {
-        GateStatus(user: user, session: session, lines: [], offline: true)
+        GateStatus(user: user, session: session, lines: [])
     }
 
     func gateNotice(_ notice: String?) -> String? {

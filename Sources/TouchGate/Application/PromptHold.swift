@@ -8,7 +8,8 @@ import Glibc
 /// gone, a process that gets its pid is never signalled or waited for. A claim taken over from
 /// a live owner ends that owner's prompt (it claims again and finds this one's).
 public final class PromptHold {
-    public let store: Store
+    /// Where the claim is kept: the store, or the offline ledger (which claims from no one).
+    let ledger: any AttemptLedger
     public let session: String
     public let user: String
     public let kind: PromptClaimKind
@@ -16,8 +17,14 @@ public final class PromptHold {
     /// Whether this process holds the claim now.
     public private(set) var held = false
 
-    public init(store: Store, session: String, user: String, kind: PromptClaimKind, probe: any ProcessProbe = SystemProcessProbe()) {
-        self.store = store
+    public convenience init(
+        store: Store, session: String, user: String, kind: PromptClaimKind, probe: any ProcessProbe = SystemProcessProbe()
+    ) {
+        self.init(ledger: store, session: session, user: user, kind: kind, probe: probe)
+    }
+
+    init(ledger: any AttemptLedger, session: String, user: String, kind: PromptClaimKind, probe: any ProcessProbe) {
+        self.ledger = ledger
         self.session = session
         self.user = user
         self.kind = kind
@@ -26,9 +33,7 @@ public final class PromptHold {
 
     /// Claims the prompt; a live owner keeps it unless `takingOver(owner, its kind)` says so.
     public func claim(takingOver: (ProcessIdentity, PromptClaimKind?) -> Bool = { _, _ in false }) throws -> PromptClaim {
-        let claim = try store.claimPrompt(session: session, user: user, pid: pid, kind: kind.rawValue) { owner, ownerKind in
-            takingOver(owner, ownerKind.flatMap(PromptClaimKind.init(rawValue:)))
-        }
+        let claim = try ledger.claimPrompt(session: session, user: user, pid: pid, kind: kind, takingOver: takingOver)
         switch claim {
         case .heldBy: break
         case .claimed: held = true
@@ -44,8 +49,8 @@ public final class PromptHold {
     public func release() {
         guard held else { return }
         held = false
-        try? store.releasePrompt(session: session, pid: pid)
+        try? ledger.releasePrompt(session: session, pid: pid)
     }
 
-    private var pid: Int32 { probe.current?.pid ?? getpid() }
+    private var pid: Int32 { probe.currentPID }
 }

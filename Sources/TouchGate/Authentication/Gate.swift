@@ -105,30 +105,22 @@ public final class Gate {
     /// caller goes on offline: the gate still opens only for the passcode).
     public func run(on screen: any GateScreen) throws -> GateEnd {
         var machine = GateStateMachine(scripted: scripted)
-        var claimed = false
-        defer { if claimed { try? ledger.releasePrompt(session: session, pid: processes.currentPID) } }
+        let hold = PromptHold(ledger: ledger, session: session, user: user, kind: kind, probe: processes)
+        defer { hold.release() }
         var step: Step = switch machine.start() {
         case .claimPrompt: .claim(takeOver: false)
         }
         while true {
             switch step {
             case .claim(let forced):
-                let claim = try ledger.claimPrompt(session: session, user: user, pid: processes.currentPID, kind: kind) {
-                    [kind, processes] owner, ownerKind in
+                // A live owner taken over has its prompt ended (appCancel); it claims again and
+                // finds this gate's claim.
+                let claim = try hold.claim { [kind, processes] owner, ownerKind in
                     forced || Self.takesOver(from: owner, kind: ownerKind, as: kind, processes: processes)
                 }
-                let action: GateStateMachine.ClaimAction
-                switch claim {
-                case .heldBy(let owner):
-                    action = machine.promptOwned(by: owner.pid)
-                case .tookOver(let owner):
-                    // Its prompt ends (appCancel); it claims again and finds this gate's claim.
-                    if processes.isAlive(owner) { processes.cancelPrompt(of: owner) }
-                    claimed = true
-                    action = machine.promptClaimed()
-                case .claimed:
-                    claimed = true
-                    action = machine.promptClaimed()
+                let action: GateStateMachine.ClaimAction = switch claim {
+                case .heldBy(let owner): machine.promptOwned(by: owner.pid)
+                case .tookOver, .claimed: machine.promptClaimed()
                 }
                 step = switch action {
                 case .evaluate(let notice, let clearInterruption): .evaluate(notice: notice, clearInterruption: clearInterruption)
