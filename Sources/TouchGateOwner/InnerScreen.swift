@@ -19,16 +19,15 @@ final class InnerScreen {
     /// Bytes libvterm answers the program with (a cursor position report, a device attribute):
     /// passed to the program only while the outer terminal cannot answer (covered).
     fileprivate var answers: [UInt8] = []
-    /// The lines that left the top of the main screen while covered (each drawn with its
-    /// attributes), oldest first: the outer terminal never saw them, so they are written into
-    /// its scrollback before the screen is drawn back. At most ``scrollbackLimit``.
-    fileprivate var scrollback: [[UInt8]] = []
-    fileprivate var droppedScrollback = 0
-    static let scrollbackLimit = 10_000
+    /// The last lines that left the top of the main screen (their cells), oldest first: the
+    /// cover clears the terminal's own scrollback (nothing of the session can be scrolled back
+    /// to while locked), so after the unlock these are written back into it before the screen
+    /// is drawn, the lines scrolled off while covered included. At most ``scrollbackLimit``.
+    /// Touched by the feeding thread only while it feeds; read by the loop after ``settle()``.
+    private var scrollback: [[VTermScreenCell]] = []
+    private var scrollbackStart = 0
+    static let scrollbackLimit = 1000
     private var callbacks = VTermScreenCallbacks()
-    /// Whether the lines scrolled off are kept now (only while covered: when the screen is
-    /// shown, the outer terminal has them already).
-    private var keeping = false
 
     // The feed: bytes shown on the outer terminal reach libvterm on a thread of its own, so
     // the relay to the outer terminal never waits for the emulator. Everything else (bytes
@@ -76,6 +75,11 @@ final class InnerScreen {
             case VTERM_PROP_CURSORVISIBLE: owner.cursorVisible = value.pointee.boolean != 0
             default: break
             }
+            return 1
+        }
+        callbacks.sb_pushline = { count, cells, user in
+            guard let user, let cells else { return 1 }
+            Unmanaged<InnerScreen>.fromOpaque(user).takeUnretainedValue().keep(UnsafeBufferPointer(start: cells, count: Int(count)))
             return 1
         }
         vterm_screen_set_callbacks(screen, &callbacks, Unmanaged.passUnretained(self).toOpaque())
@@ -165,40 +169,55 @@ final class InnerScreen {
     func show(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
         guard threadStarted else { return feedNow(bytes) }
-        if keeping { settle(); setKeeping(false) }
         pthread_mutex_lock(mutex)
         queue += bytes
         pthread_cond_signal(changed)
         pthread_mutex_unlock(mutex)
     }
 
-    /// Feeds bytes written while covered, after every byte before them, keeping the lines they
-    /// scroll off; returns libvterm's answers to the program's questions in them.
+    /// Feeds bytes written while covered, after every byte before them; returns libvterm's
+    /// answers to the program's questions in them.
     func record(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         settle()
-        if !keeping { setKeeping(true) }
         answers.removeAll()
         feedNow(bytes)
         defer { answers.removeAll() }
         return answers
     }
 
-    private func setKeeping(_ on: Bool) {
-        keeping = on
-        callbacks.sb_pushline = on ? { count, cells, user in
-            guard let user, let cells else { return 1 }
-            let owner = Unmanaged<InnerScreen>.fromOpaque(user).takeUnretainedValue()
-            owner.keep(UnsafeBufferPointer(start: cells, count: Int(count)))
-            return 1
-        } : nil
-        vterm_screen_set_callbacks(screen, &callbacks, Unmanaged.passUnretained(self).toOpaque())
+    /// Keeps a line that left the screen (a ring of ``scrollbackLimit`` lines).
+    private func keep(_ cells: UnsafeBufferPointer<VTermScreenCell>) {
+        let line = Array(cells)
+        if scrollback.count < Self.scrollbackLimit {
+            scrollback.append(line)
+        } else {
+            scrollback[scrollbackStart] = line
+            scrollbackStart = (scrollbackStart + 1) % Self.scrollbackLimit
+        }
     }
 
-    fileprivate func keep(_ cells: UnsafeBufferPointer<VTermScreenCell>) {
+    /// The bytes that put the kept lines into the terminal's scrollback, oldest first (on its
+    /// main screen): each is drawn on the top row, which a line feed at the bottom row then
+    /// scrolls off, as it left the program's screen. Empty when none.
+    func scrollbackSequence() -> [UInt8] {
+        settle()
+        guard !scrollback.isEmpty else { return [] }
+        var out = Array("\u{1B}[?1049l\u{1B}[0m".utf8)
+        for index in 0..<scrollback.count {
+            out += Array("\u{1B}[1;1H\u{1B}[2K".utf8)
+            out += drawn(scrollback[(scrollbackStart + index) % scrollback.count])
+            out += Array("\u{1B}[\(rows);1H\n".utf8)
+        }
+        return out
+    }
+
+    /// A line's cells with their attributes, blank cells with none at its end left out (as a
+    /// terminal copies it), the attributes reset after it.
+    private func drawn(_ cells: [VTermScreenCell]) -> [UInt8] {
         var line: [UInt8] = []
         var current = ""
-        var column = 0
         var lastText = 0
+        var column = 0
         while column < cells.count {
             let cell = cells[column]
             let attributes = sgr(cell)
@@ -210,29 +229,8 @@ final class InnerScreen {
             if cell.chars.0 != 0 || attributes != "\u{1B}[0m" { lastText = line.count }
             column += max(1, Int(cell.width))
         }
-        // Blank cells at the line's end with no attributes are left out, as a terminal copies it.
         line.removeSubrange(lastText...)
-        line += Array("\u{1B}[0m".utf8)
-        if scrollback.count >= Self.scrollbackLimit {
-            scrollback.removeFirst()
-            droppedScrollback += 1
-        }
-        scrollback.append(line)
-    }
-
-    /// The bytes that put the lines scrolled off while covered into the outer terminal's
-    /// scrollback, oldest first, then forgets them: each is drawn on the top row, which a line
-    /// feed at the bottom row then scrolls off (as it left the program's screen). Empty when none.
-    func scrollbackSequence() -> [UInt8] {
-        settle()
-        if keeping { setKeeping(false) }
-        defer { scrollback.removeAll(); droppedScrollback = 0 }
-        guard !scrollback.isEmpty else { return [] }
-        var out = Array("\u{1B}[?1049l\u{1B}[0m".utf8)
-        for line in scrollback {
-            out += Array("\u{1B}[1;1H\u{1B}[2K".utf8) + line + Array("\u{1B}[\(rows);1H\n".utf8)
-        }
-        return out
+        return line + Array("\u{1B}[0m".utf8)
     }
 
     func resize(rows: Int32, columns: Int32) {

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// `touchgate shell` as a terminal emulator's command: the owner is the program of a
+/// pseudo-terminal the test holds itself (no tmux in between), and the test reads every byte the
+/// owner writes to it.
+extension ShellOwnerTests {
+    /// Waits until the bytes the owner wrote after `offset` contain `text`; returns them.
+    @discardableResult
+    static func waitFor(_ text: String, after offset: Int, on terminal: PseudoTerminal, timeout: TimeInterval = 30) throws -> Substring {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            terminal.pump()
+            let since = terminal.screen.dropFirst(offset)
+            if since.contains(text) { return since }
+            guard Date() < deadline, terminal.isRunning else {
+                throw TestFailure("'\(text)' never came (running: \(terminal.isRunning)); the bytes since \(offset): \(String(since).debugDescription); all: \(terminal.screen.suffix(3000).debugDescription)")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    /// Types the finger at the gate's prompt (shown after `offset`), then waits for the shell's
+    /// prompt; returns the offset of what came after the finger.
+    @discardableResult
+    static func unlockDirect(_ terminal: PseudoTerminal, after offset: Int) throws -> Int {
+        try waitFor("Password:", after: offset, on: terminal)
+        let typed = terminal.screen.count
+        terminal.type(finger + "\r")
+        try waitFor(OwnerHarness.prompt, after: typed, on: terminal)
+        return typed
+    }
+
+    /// The owner on the test's own pty: the cover goes up at a lock from outside and nothing the
+    /// program writes meanwhile reaches the terminal; after the unlock the screen comes back
+    /// and the lines the program scrolled off while locked are in the terminal's scrollback
+    /// (written before the screen is drawn, oldest first), and typing reaches the shell again.
+    @Test func asTheTerminalsCommandTheCoverHoldsAndTheScreenAndScrollbackComeBack() throws {
+        let world = try Self.lockedWorld()
+        let rc = world.directory.appendingPathComponent("direct.bashrc").path
+        try "PS1='\(OwnerHarness.prompt) '\nHISTFILE=/dev/null\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        var environment = world.environment
+        environment["TERM"] = "xterm"
+        environment.removeValue(forKey: "TMUX")
+        environment.removeValue(forKey: "TMUX_PANE")
+        let terminal = try PseudoTerminal([TestEnvironment.binary, "shell", "--", "/bin/bash", "--noprofile", "--rcfile", rc, "-i"],
+                                          environment: environment)
+        // A new session asks before the shell starts.
+        try Self.waitFor(Self.gateTitle, after: 0, on: terminal)
+        #expect(!terminal.screen.contains(OwnerHarness.prompt))
+        try Self.unlockDirect(terminal, after: 0)
+        let session = try world.sqlite("SELECT session FROM shell_owners LIMIT 1")
+        let go = Self.markPath(world, "direct-go")
+        // Waits for the test's signal, then writes 60 numbered lines computed inside (the
+        // screen has 24 rows: most scroll off while locked).
+        terminal.type("while [ ! -e '\(go)' ]; do sleep 0.05; done; for i in $(seq 1 60); do printf 'LOCKED-%03d\\n' \"$i\"; done\r")
+        Thread.sleep(forTimeInterval: 0.3)
+        let beforeLock = terminal.screen.count
+        try Self.lock(world, session)
+        // The lock's answer came once the cover was up: it is in the bytes already.
+        terminal.pump()
+        #expect(terminal.screen.dropFirst(beforeLock).contains("\u{1B}[2J"), "no cover when the lock was answered")
+        try Self.waitFor(Self.gateTitle, after: beforeLock, on: terminal)
+        try Self.waitFor("Password:", after: beforeLock, on: terminal)
+        _ = FileManager.default.createFile(atPath: go, contents: Data())
+        // The program writes its lines now (into the screen model only): give it the time to.
+        Thread.sleep(forTimeInterval: 1)
+        terminal.pump()
+        #expect(!terminal.screen.dropFirst(beforeLock).contains("LOCKED-0"), "the locked session's output reached the terminal")
+        let beforeUnlock = try Self.unlockDirect(terminal, after: beforeLock)
+        try Self.waitFor("LOCKED-060", after: beforeUnlock, on: terminal)
+        Thread.sleep(forTimeInterval: 0.2)
+        terminal.pump()
+        let after = String(terminal.screen.dropFirst(beforeUnlock))
+        // Every line once, in order: the first ones into the scrollback, the last ones on the screen.
+        var position = after.startIndex
+        for index in 1...60 {
+            let line = String(format: "LOCKED-%03d", index)
+            let found = try #require(after.range(of: line, range: position..<after.endIndex), "\(line) missing: \(after.debugDescription)")
+            position = found.upperBound
+        }
+        #expect(after.contains("\u{1B}[1;1H\u{1B}[2K\u{1B}[0mLOCKED-001\u{1B}[0m\u{1B}[24;1H\n"), "LOCKED-001 not written into the scrollback")
+        // Keys reach the shell again.
+        let typed = terminal.screen.count
+        terminal.type("echo TYPED-$((3*5))\r")
+        try Self.waitFor("TYPED-15", after: typed, on: terminal)
+        terminal.type("exit 4\r")
+        #expect(try terminal.wait() == 4)
+    }
+}
