@@ -112,6 +112,10 @@ final class InnerScreen {
 
     /// The thread: feeds libvterm every batch the loop queued, in order.
     private func feedLoop() {
+        // Every signal goes to the loop's thread (its handlers only write to the signal pipe).
+        var all = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, nil)
         var batch: [UInt8] = []
         pthread_mutex_lock(mutex)
         while true {
