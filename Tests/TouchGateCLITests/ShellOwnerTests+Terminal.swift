@@ -87,4 +87,48 @@ extension ShellOwnerTests {
         terminal.type("exit 4\r")
         #expect(try terminal.wait() == 4)
     }
+
+    /// A screen lock (logind's Lock for the user's session, as `loginctl lock-session` or a
+    /// desktop locker sends it) covers the owner's terminal before the watcher goes on, and the
+    /// Unlock that follows uncovers nothing: only the gate does.
+    @Test func aScreenLockCoversTheTerminalAndLogindsUnlockDoesNotUncoverIt() throws {
+        let bus = try LogindBus()
+        let world = try Self.lockedWorld([("grace-seconds", "3600")])
+        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        try bus.addSession("c1")
+        let owner = try OwnerHarness(world: world, shell: "bash")
+        defer { owner.shutdown() }
+        try owner.start()
+        try Self.unlock(owner)
+        try owner.waitForPrompt()
+        try owner.typeLine("echo VISIBLE-$((6*7))")
+        try owner.waitForScreen(containing: "VISIBLE-42")
+        let watcher = try WatchTests.startWatcher(world, bus)
+        defer { watcher.signal(SIGTERM) }
+        try bus.sessionSignal("c1", "Lock")
+        try Self.waitForGate(owner)
+        #expect(!(try owner.screen().contains("VISIBLE-42")))
+        try bus.sessionSignal("c1", "Unlock")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try owner.screen().contains(Self.gateTitle))
+        #expect(!(try owner.screen().contains("VISIBLE-42")))
+        try Self.unlock(owner)
+        try owner.waitForScreen(containing: "VISIBLE-42")
+    }
+
+    /// Inside a tmux pane (`TMUX` set) `touchgate shell` just runs the program: the client lock
+    /// is the lock there. No gate, no owner, though the lock is on.
+    @Test func insideATmuxPaneTheProgramRunsDirectly() throws {
+        let world = try Self.lockedWorld()
+        var environment = world.environment
+        environment["TERM"] = "xterm"
+        environment["TMUX"] = "/tmp/tmux-0/default,1,0"
+        let terminal = try PseudoTerminal([TestEnvironment.binary, "shell", "--", "/bin/sh", "-c",
+                                           "echo \"DIRECT-$((2+3))-${TOUCHGATE_SHELL_SESSION:-none}\"; exit 6"],
+                                          environment: environment)
+        #expect(try terminal.wait() == 6)
+        #expect(terminal.screen.contains("DIRECT-5-none"), "\(terminal.screen)")
+        #expect(!terminal.screen.contains(Self.gateTitle))
+        #expect(try world.sqlite("SELECT count(*) FROM shell_owners") == "0")
+    }
 }
