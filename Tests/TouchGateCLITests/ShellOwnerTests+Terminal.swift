@@ -131,4 +131,33 @@ extension ShellOwnerTests {
         #expect(!terminal.screen.contains(Self.gateTitle))
         #expect(try world.sqlite("SELECT count(*) FROM shell_owners") == "0")
     }
+
+    /// With no program, `touchgate shell` runs the user's shell from the password database
+    /// (`$SHELL` only when that one cannot run), after the gate.
+    @Test func withNoProgramTheShellIsTheUsersFromThePasswordDatabase() throws {
+        let world = try Self.lockedWorld()
+        var environment = world.environment
+        environment["TERM"] = "xterm"
+        environment["SHELL"] = "/usr/bin/dash"
+        environment.removeValue(forKey: "TMUX")
+        let database = getpwuid(getuid()).flatMap { $0.pointee.pw_shell.map { String(cString: $0) } } ?? ""
+        let usable = database.hasPrefix("/") && access(database, X_OK) == 0
+            && !(database.split(separator: "/").last ?? "").hasPrefix("touchgate")
+        let expected = usable ? database : "/usr/bin/dash"
+        let terminal = try PseudoTerminal([TestEnvironment.binary, "shell"], environment: environment)
+        try Self.waitFor("Password:", after: 0, on: terminal)
+        let typed = terminal.screen.count
+        terminal.type(Self.finger + "\r")
+        try gateEventually("the gate gone") {
+            terminal.pump()
+            return terminal.screen.dropFirst(typed).contains("\u{1B}[?1049l")
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = terminal.screen.count
+        terminal.type("echo \"SHELL-IS-$((1+1))-$(readlink -f /proc/$$/exe)\"\r")
+        let real = URL(fileURLWithPath: expected).resolvingSymlinksInPath().path
+        try Self.waitFor("SHELL-IS-2-\(real)", after: before, on: terminal)
+        terminal.type("exit\r")
+        _ = try terminal.wait()
+    }
 }
