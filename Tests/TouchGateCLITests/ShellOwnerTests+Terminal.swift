@@ -160,4 +160,32 @@ extension ShellOwnerTests {
         terminal.type("exit\r")
         _ = try terminal.wait()
     }
+
+    /// The gate the owner runs behaves as the man page says: Enter at the biometric prompt falls
+    /// back to the passcode, a wrong passcode is refused (the session stays covered, nothing
+    /// starts), the right one unlocks.
+    @Test func atTheOwnersGateEnterFallsBackToThePasscode() throws {
+        let world = try Self.lockedWorld()
+        let rc = world.directory.appendingPathComponent("passcode.bashrc").path
+        try "PS1='\(OwnerHarness.prompt) '\nHISTFILE=/dev/null\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        var environment = world.environment
+        environment["TERM"] = "xterm"
+        environment.removeValue(forKey: "TMUX")
+        let terminal = try PseudoTerminal([TestEnvironment.binary, "shell", "--", "/bin/bash", "--noprofile", "--rcfile", rc, "-i"],
+                                          environment: environment)
+        try Self.waitFor("Password:", after: 0, on: terminal)
+        var offset = terminal.screen.count
+        terminal.type("\r")
+        try Self.waitFor("(passcode for", after: offset, on: terminal)
+        try Self.waitFor("Password:", after: offset, on: terminal)
+        offset = terminal.screen.count
+        terminal.type("not-the-passcode\r")
+        try Self.waitFor("Password:", after: offset, on: terminal)
+        #expect(!terminal.screen.contains(OwnerHarness.prompt), "a wrong passcode started the shell")
+        offset = terminal.screen.count
+        terminal.type(TestEnvironment.passcode["alice"]! + "\r")
+        try Self.waitFor(OwnerHarness.prompt, after: offset, on: terminal)
+        terminal.type("exit 0\r")
+        #expect(try terminal.wait() == 0)
+    }
 }
