@@ -19,7 +19,37 @@ final class InnerScreen {
     /// Bytes libvterm answers the program with (a cursor position report, a device attribute):
     /// passed to the program only while the outer terminal cannot answer (covered).
     fileprivate var answers: [UInt8] = []
+    /// The last lines that left the top of the main screen (their cells), oldest first: the
+    /// cover clears the terminal's own scrollback (nothing of the session can be scrolled back
+    /// to while locked), so after the unlock these are written back into it before the screen
+    /// is drawn, the lines scrolled off while covered included. At most ``scrollbackLimit``.
+    /// Touched by the feeding thread only while it feeds; read by the loop after ``settle()``.
+    private var scrollback: [[VTermScreenCell]] = []
+    private var scrollbackStart = 0
+    static let scrollbackLimit = 1000
     private var callbacks = VTermScreenCallbacks()
+
+    // The feed: bytes shown on the outer terminal reach libvterm on a thread of its own, so
+    // the relay to the outer terminal never waits for the emulator. Everything else (bytes
+    // while covered, a resize, the drawing) first waits until the thread has fed every byte
+    // queued before it (``settle()``), so libvterm sees the bytes in the program's order and
+    // the model is exact whenever it is read.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Guarded by `mutex`: bytes waiting for the thread, whether it is feeding a batch, the end.
+    private var queue: [UInt8] = []
+    private var feeding = false
+    private var stopping = false
+    /// Guarded by `mutex`: the loop waits for room (``hasRoom``); the thread then writes to `wake`.
+    private var wantsRoom = false
+    private var thread = pthread_t()
+    private var threadStarted = false
+    /// A pipe's read end, which the thread writes to when the queue, once full, has room again.
+    let wake: Int32
+    private let wakeWrite: Int32
+    /// At most this many bytes wait for the thread; then the loop stops reading the program
+    /// (the program's pseudo-terminal holds the rest) until ``wake`` says there is room.
+    static let queueLimit = 256 * 1024
 
     init(rows: Int32, columns: Int32) {
         self.rows = max(rows, 1)
@@ -27,6 +57,16 @@ final class InnerScreen {
         terminal = vterm_new(self.rows, self.columns)
         vterm_set_utf8(terminal, 1)
         screen = vterm_obtain_screen(terminal)
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            }
+        }
+        (wake, wakeWrite) = (ends[0], ends[1])
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(changed, nil)
         callbacks.settermprop = { property, value, user in
             guard let user, let value else { return 1 }
             let owner = Unmanaged<InnerScreen>.fromOpaque(user).takeUnretainedValue()
@@ -37,6 +77,11 @@ final class InnerScreen {
             }
             return 1
         }
+        callbacks.sb_pushline = { count, cells, user in
+            guard let user, let cells else { return 1 }
+            Unmanaged<InnerScreen>.fromOpaque(user).takeUnretainedValue().keep(UnsafeBufferPointer(start: cells, count: Int(count)))
+            return 1
+        }
         vterm_screen_set_callbacks(screen, &callbacks, Unmanaged.passUnretained(self).toOpaque())
         vterm_output_set_callback(terminal, { bytes, count, user in
             guard let user, let bytes else { return }
@@ -45,25 +90,155 @@ final class InnerScreen {
         }, Unmanaged.passUnretained(self).toOpaque())
         vterm_screen_enable_altscreen(screen, 1)
         vterm_screen_reset(screen, 1)
+        threadStarted = wake >= 0 && pthread_create(&thread, nil, { user in
+            Unmanaged<InnerScreen>.fromOpaque(user!).takeUnretainedValue().feedLoop()
+            return nil
+        }, Unmanaged.passUnretained(self).toOpaque()) == 0
     }
 
     deinit {
+        pthread_mutex_lock(mutex)
+        stopping = true
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(mutex)
+        if threadStarted { pthread_join(thread, nil) }
         vterm_free(terminal)
+        pthread_cond_destroy(changed)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        changed.deallocate()
+        if wake >= 0 { close(wake); close(wakeWrite) }
     }
 
-    /// Feeds what the program wrote.
-    func write(_ bytes: UnsafeRawBufferPointer) {
+    /// The thread: feeds libvterm every batch the loop queued, in order.
+    private func feedLoop() {
+        // Every signal goes to the loop's thread (its handlers only write to the signal pipe).
+        var all = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, nil)
+        var batch: [UInt8] = []
+        pthread_mutex_lock(mutex)
+        while true {
+            while queue.isEmpty && !stopping { pthread_cond_wait(changed, mutex) }
+            if queue.isEmpty { break }
+            swap(&batch, &queue)
+            feeding = true
+            let signalRoom = wantsRoom
+            wantsRoom = false
+            pthread_mutex_unlock(mutex)
+            if signalRoom {
+                var one: UInt8 = 1
+                _ = Glibc.write(wakeWrite, &one, 1)
+            }
+            batch.withUnsafeBytes { feedNow($0) }
+            // Shown bytes: the outer terminal answers the program's questions itself.
+            answers.removeAll(keepingCapacity: true)
+            batch.removeAll(keepingCapacity: true)
+            pthread_mutex_lock(mutex)
+            feeding = false
+            pthread_cond_broadcast(changed)
+        }
+        pthread_mutex_unlock(mutex)
+    }
+
+    private func feedNow(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         _ = vterm_input_write(terminal, base.assumingMemoryBound(to: CChar.self), bytes.count)
     }
 
-    /// The answers libvterm produced since the last call (empty when none).
-    func takeAnswers() -> [UInt8] {
+    /// Waits until the thread has fed everything queued: libvterm is then the loop's alone
+    /// until the next ``show(_:)``.
+    private func settle() {
+        pthread_mutex_lock(mutex)
+        while !queue.isEmpty || feeding { pthread_cond_wait(changed, mutex) }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Whether ``show(_:)`` may queue more now; when not, ``wake`` becomes readable once it may.
+    var hasRoom: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        guard threadStarted, queue.count >= Self.queueLimit else { return true }
+        wantsRoom = true
+        return false
+    }
+
+    /// Empties ``wake`` (after it was readable).
+    func clearWake() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while Glibc.read(wake, &bytes, bytes.count) > 0 {}
+    }
+
+    /// Feeds bytes the outer terminal shows: queued for the thread (fed here when it could not start).
+    func show(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        guard threadStarted else { return feedNow(bytes) }
+        pthread_mutex_lock(mutex)
+        queue += bytes
+        pthread_cond_signal(changed)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Feeds bytes written while covered, after every byte before them; returns libvterm's
+    /// answers to the program's questions in them.
+    func record(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        settle()
+        answers.removeAll()
+        feedNow(bytes)
         defer { answers.removeAll() }
         return answers
     }
 
+    /// Keeps a line that left the screen (a ring of ``scrollbackLimit`` lines).
+    private func keep(_ cells: UnsafeBufferPointer<VTermScreenCell>) {
+        let line = Array(cells)
+        if scrollback.count < Self.scrollbackLimit {
+            scrollback.append(line)
+        } else {
+            scrollback[scrollbackStart] = line
+            scrollbackStart = (scrollbackStart + 1) % Self.scrollbackLimit
+        }
+    }
+
+    /// The bytes that put the kept lines into the terminal's scrollback, oldest first (on its
+    /// main screen): each is drawn on the top row, which a line feed at the bottom row then
+    /// scrolls off, as it left the program's screen. Empty when none.
+    func scrollbackSequence() -> [UInt8] {
+        settle()
+        guard !scrollback.isEmpty else { return [] }
+        var out = Array("\u{1B}[?1049l\u{1B}[0m".utf8)
+        for index in 0..<scrollback.count {
+            out += Array("\u{1B}[1;1H\u{1B}[2K".utf8)
+            out += drawn(scrollback[(scrollbackStart + index) % scrollback.count])
+            out += Array("\u{1B}[\(rows);1H\n".utf8)
+        }
+        return out
+    }
+
+    /// A line's cells with their attributes, blank cells with none at its end left out (as a
+    /// terminal copies it), the attributes reset after it.
+    private func drawn(_ cells: [VTermScreenCell]) -> [UInt8] {
+        var line: [UInt8] = []
+        var current = ""
+        var lastText = 0
+        var column = 0
+        while column < cells.count {
+            let cell = cells[column]
+            let attributes = sgr(cell)
+            if attributes != current {
+                line += Array(attributes.utf8)
+                current = attributes
+            }
+            appendCharacters(of: cell, to: &line)
+            if cell.chars.0 != 0 || attributes != "\u{1B}[0m" { lastText = line.count }
+            column += max(1, Int(cell.width))
+        }
+        line.removeSubrange(lastText...)
+        return line + Array("\u{1B}[0m".utf8)
+    }
+
     func resize(rows: Int32, columns: Int32) {
+        settle()
         self.rows = max(rows, 1)
         self.columns = max(columns, 1)
         vterm_set_size(terminal, self.rows, self.columns)
@@ -72,6 +247,7 @@ final class InnerScreen {
     /// The bytes that draw the screen on a terminal of the same size: the main or alternate
     /// screen as the program has it, every cell with its attributes, then the cursor.
     func redrawSequence() -> [UInt8] {
+        settle()
         var out: [UInt8] = []
         out.reserveCapacity(Int(rows * columns) + 64)
         func append(_ text: String) { out += Array(text.utf8) }
@@ -90,14 +266,7 @@ final class InnerScreen {
                     append(attributes)
                     current = attributes
                 }
-                let characters = withUnsafeBytes(of: cell.chars) { Array($0.bindMemory(to: UInt32.self)) }
-                if characters[0] == 0 {
-                    out.append(0x20)
-                } else {
-                    for scalar in characters.prefix(while: { $0 != 0 }) {
-                        if let value = Unicode.Scalar(scalar) { out += Array(String(Character(value)).utf8) }
-                    }
-                }
+                appendCharacters(of: cell, to: &out)
                 column += max(1, Int32(cell.width))
             }
         }
@@ -107,6 +276,18 @@ final class InnerScreen {
         append("\u{1B}[\(cursor.row + 1);\(cursor.col + 1)H")
         append(cursorVisible ? "\u{1B}[?25h" : "\u{1B}[?25l")
         return out
+    }
+
+    /// Appends a cell's characters (a space when it has none).
+    private func appendCharacters(of cell: VTermScreenCell, to out: inout [UInt8]) {
+        let characters = withUnsafeBytes(of: cell.chars) { Array($0.bindMemory(to: UInt32.self)) }
+        if characters[0] == 0 {
+            out.append(0x20)
+        } else {
+            for scalar in characters.prefix(while: { $0 != 0 }) {
+                if let value = Unicode.Scalar(scalar) { out += Array(String(Character(value)).utf8) }
+            }
+        }
     }
 
     /// The SGR sequence of a cell's attributes and colours.

@@ -60,6 +60,7 @@ public final class ShellOwner {
     /// Clients of the channel waiting for their answer until the cover is up.
     private var waitingClients: [Int32] = []
     private var pendingInput: [UInt8] = []
+    private var outputBuffer = [UInt8](repeating: 0, count: 65536)
     private var signalRead: Int32 = -1
     private var exitStatus: Int32?
     private var hangUpDeadline: Double?
@@ -172,7 +173,11 @@ public final class ShellOwner {
         let signals = watch(signalRead, POLLIN)
         let channel = watch(session.channel, POLLIN)
         let input = machine.readsInput && pendingInput.isEmpty ? watch(outer, POLLIN) : nil
-        let master = terminal.map { watch($0.master, POLLIN | (pendingInput.isEmpty ? 0 : POLLOUT)) } ?? nil
+        // The program is read while the screen model's queue has room; else the model's thread
+        // says when it has (the program's pseudo-terminal holds its output meanwhile).
+        let room = terminal == nil || screen.hasRoom
+        let master = terminal.map { watch($0.master, (room ? POLLIN : 0) | (pendingInput.isEmpty ? 0 : POLLOUT)) } ?? nil
+        let wake = room ? nil : watch(screen.wake, POLLIN)
         var deadline = [machine.idleDeadline, gateDueAt, hangUpDeadline].compactMap { $0 }.min()
         if terminal == nil, exitStatus != nil { deadline = now }
         let timeout: Int32 = deadline.map { Int32(clamping: Int(max(0, ($0 - now) * 1000).rounded(.up))) } ?? -1
@@ -180,6 +185,7 @@ public final class ShellOwner {
         if ready < 0, errno != EINTR { hangUp(); return }
 
         if let signals, descriptors[signals].revents != 0 { handleSignals() }
+        if let wake, descriptors[wake].revents != 0 { screen.clearWake() }
         if let channel, descriptors[channel].revents & Int16(POLLIN) != 0 { acceptClients() }
         if let master, terminal != nil {
             let events = descriptors[master].revents
@@ -269,29 +275,36 @@ public final class ShellOwner {
 
     // MARK: - Output
 
-    private func readProgram() {
+    /// Reads what the program wrote, as much as is there (up to 64 KiB), then passes it on in
+    /// one piece: to the outer terminal and the screen model's queue while shown, to the model
+    /// only while covered.
+    /// `toTheEnd`: read everything there is (the program ended), room in the model or not.
+    private func readProgram(toTheEnd: Bool = false) {
         guard let terminal else { return }
-        var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = read(terminal.master, &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
-            buffer.withUnsafeBytes { all in
-                let bytes = UnsafeRawBufferPointer(rebasing: all[0..<count])
-                screen.write(bytes)
+            var filled = 0
+            while filled < outputBuffer.count {
+                let count = outputBuffer.withUnsafeMutableBytes { read(terminal.master, $0.baseAddress! + filled, $0.count - filled) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                filled += count
+            }
+            guard filled > 0 else { return }
+            outputBuffer.withUnsafeBytes { all in
+                let bytes = UnsafeRawBufferPointer(rebasing: all[0..<filled])
                 switch machine.output() {
                 case .showAndRecord:
                     writeBytes(bytes)
+                    screen.show(bytes)
                     if focus.programWrote(bytes) { writeText(FocusReports.enable) }
-                    _ = screen.takeAnswers()
                 case .recordOnly:
                     _ = focus.programWrote(bytes)
                     // The outer terminal cannot answer the program's questions now: the model does.
-                    let answers = screen.takeAnswers()
+                    let answers = screen.record(bytes)
                     if !answers.isEmpty { answers.withUnsafeBytes { _ = write(terminal.master, $0.baseAddress, $0.count) } }
                 }
             }
-            if count < buffer.count { return }
+            if filled < outputBuffer.count || (!toTheEnd && !screen.hasRoom) { return }
         }
     }
 
@@ -352,7 +365,8 @@ public final class ShellOwner {
         case .uncover:
             applyRawMode()
             resize()
-            let drawing = screen.redrawSequence()
+            // The lines the program scrolled off meanwhile into the terminal's scrollback, then its screen.
+            let drawing = screen.scrollbackSequence() + screen.redrawSequence()
             drawing.withUnsafeBytes { writeBytes($0) }
             writeText(FocusReports.enable)
             if focus.programWantsReports { pendingInput += Array("\u{1B}[I".utf8); flushInput() }
@@ -400,7 +414,7 @@ public final class ShellOwner {
     private func programEnded(_ status: Int32) {
         switch machine.programExited() {
         case .exit(let show):
-            if show { readProgram() }
+            if show { readProgram(toTheEnd: true) }
         case .endGateAndExit:
             endGate()
             // Nothing of the session shows after the gate, which put back the screen it covered.

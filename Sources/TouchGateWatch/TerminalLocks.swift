@@ -14,11 +14,13 @@ struct TerminalLocks: WatchEffects {
 
     /// Has every running `touchgate shell` of `user` look at its session now and cover its
     /// terminal, whatever runs in it; returns when each answered, or after ``tmuxLockTimeout``.
+    /// The store's list and the channels listening now (``OwnerChannel/running(uid:path:)``):
+    /// an owner is reached even when the store cannot be read.
     func coverShellOwners() {
-        let name = user
-        guard let owners = try? store.shellOwners(user: name), !owners.isEmpty else { return }
-        let late = OwnerChannel.lock(owners.map(\.owner), uid: geteuid(),
-                                     timeout: Self.tmuxLockTimeout)
+        var owners = ((try? store.shellOwners(user: user)) ?? []).map(\.owner)
+        for owner in OwnerChannel.running(uid: geteuid()) where !owners.contains(owner) { owners.append(owner) }
+        guard !owners.isEmpty else { return }
+        let late = OwnerChannel.lock(owners, uid: geteuid(), timeout: Self.tmuxLockTimeout)
         if !late.isEmpty {
             Watcher.printError("\(late.count) touchgate shell owner(s) did not answer within \(Int(Self.tmuxLockTimeout)) s")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchGate
 
 /// `touchgate shell` (the terminal owner) in a real pseudo-terminal with real programs (bash,
 /// zsh, fish, dash, vim), typed at as a person at the keyboard would, against real PAM and a
@@ -327,6 +328,46 @@ import Testing
         #expect(try owner.exitStatus() == 0)
         #expect(!Self.exists(world, "vim-ran"))
     }
+    /// The watcher reaches an owner through the channel's name (``OwnerChannel/running(uid:path:)``)
+    /// when the store, and with it the store's list of owners, cannot be read: garbage over the
+    /// store, its WAL and its index, in place, under the running owner and watcher. The owner
+    /// covers its terminal (its own look at the store fails: locked), and the watcher, which
+    /// cannot mark anything, ends with 74 after that.
+    @Test func theWatcherCoversAnOwnerWhenTheStoreCannotBeRead() throws {
+        let bus = try LogindBus()
+        let world = try Self.lockedWorld([("grace-seconds", "3600")])
+        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        try bus.addSession("c1")
+        let owner = try OwnerHarness(world: world, shell: "bash")
+        defer { owner.shutdown() }
+        try owner.start()
+        try Self.unlock(owner)
+        try owner.waitForPrompt()
+        let (_, ownerPID) = try owner.owner()
+        #expect(OwnerChannel.running(uid: geteuid()).contains { $0.pid == ownerPID })
+        let watcher = try WatchTests.startWatcher(world, bus)
+        defer { watcher.signal(SIGTERM) }
+        try owner.typeLine("echo VISIBLE-$((40+2))")
+        try owner.waitForScreen(containing: "VISIBLE-42")
+        let garbage = Data((0..<65536).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        for suffix in ["", "-wal", "-shm"] {
+            let handle = try #require(FileHandle(forWritingAtPath: world.storePath + suffix))
+            handle.write(garbage)
+            try handle.close()
+        }
+        #expect(try world.run(["status"]).status != 0, "the store can still be read")
+        let rawBefore = owner.rawOutput().count
+        try bus.prepareForSleep(true)
+        let result = try watcher.wait(timeout: 20)
+        #expect(result.status == 74, "\(result)")
+        // The owner answered the watcher once its cover was up, before the watcher ended.
+        let covered = owner.rawOutput().dropFirst(rawBefore)
+        #expect(covered.range(of: Data("\u{1B}[2J".utf8)) != nil, "the owner drew no cover")
+        let screen = try owner.waitForScreen(containing: Self.gateTitle)
+        #expect(!screen.contains("VISIBLE-42"))
+        #expect(try !bus.touchgateInhibits())
+    }
+
     // MARK: - Focus reports drive the lifecycle
 
     @Test func focusReportsOfTheTerminalAreWillResignActiveAndDidBecomeActive() throws {

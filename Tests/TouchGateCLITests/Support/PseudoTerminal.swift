@@ -13,39 +13,17 @@ final class PseudoTerminal: @unchecked Sendable {
     private(set) var screen = ""
     private var status: Int32?
 
-    // glibc's pty calls, which Swift's Glibc module leaves out (they need _XOPEN_SOURCE).
-    private typealias OpenPT = @convention(c) (Int32) -> Int32
-    private typealias PTName = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
-    private static func function<T>(_ name: String, _ type: T.Type) -> T {
-        unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)!, to: type)
-    }
-
     init(_ command: [String], environment: [String: String]) throws {
-        master = Self.function("posix_openpt", OpenPT.self)(O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard master >= 0, Self.function("grantpt", OpenPT.self)(master) == 0,
-              Self.function("unlockpt", OpenPT.self)(master) == 0,
-              let name = Self.function("ptsname", PTName.self)(master) else {
-            throw TestFailure("no pseudo-terminal: \(String(cString: strerror(errno)))")
+        let started: PseudoTerminalProgram
+        do {
+            started = try PseudoTerminalProgram.start(path: command[0], argv: command,
+                                                      environment: environment.map { "\($0.key)=\($0.value)" })
+        } catch {
+            throw TestFailure("cannot \(error.step): \(error)")
         }
-        let slave = String(cString: name)
-        tcgetattr(master, &initialModes)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // Opened after setsid, without O_NOCTTY: the slave becomes the controlling terminal.
-        posix_spawn_file_actions_addopen(&actions, 0, slave, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var child: pid_t = 0
-        let spawned = SpawnAttributes.clean(newSession: true) { attributes in
-            posix_spawn(&child, command[0], &actions, attributes, argv, envp)
-        }
-        guard spawned == 0 else { throw TestFailure("cannot start \(command[0]): \(String(cString: strerror(spawned)))") }
-        pid = child
-        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+        master = started.master
+        pid = started.pid
+        initialModes = started.initialModes
     }
 
     deinit {
