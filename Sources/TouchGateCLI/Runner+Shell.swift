@@ -51,7 +51,8 @@ extension Runner {
             variables = variables.filter { !$0.hasPrefix("TOUCHGATE_HOOK_STORE=") } + ["TOUCHGATE_HOOK_STORE=" + path]
         }
         let owner = ShellOwner(session: ShellOwnerSession(
-            check: session.check, record: session.record, gate: gate, path: path, argv: argv, environment: variables, channel: channel))
+            check: session.check, record: session.record, gate: gate, path: path, argv: argv, environment: variables, channel: channel,
+            clock: clock))
         let status = owner.run()
         session.end()
         return ExitCode(rawValue: status)

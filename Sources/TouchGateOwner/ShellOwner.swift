@@ -11,36 +11,6 @@ private let signalHandler: @convention(c) (Int32) -> Void = { signal in
     errno = saved
 }
 
-/// What `touchgate shell` needs from the CLI: the session and its store, the gate's command
-/// line, and the program.
-public struct ShellOwnerSession {
-    /// Asks the store whether the session is locked now (a store that fails answers `true`), and
-    /// the `idle-seconds` it has.
-    public var check: (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int)
-    /// Records a lifecycle event of the session (an event its state does not allow is skipped).
-    public var record: (LifecycleEvent) -> Void
-    /// The gate's command line (the path first): `touchgate gate --session ID`, with the store's options.
-    public var gate: [String]
-    /// The program's path, its argument vector and its environment.
-    public var path: String
-    public var argv: [String]
-    public var environment: [String]
-    /// The channel's listening socket (``OwnerChannel``), or -1.
-    public var channel: Int32
-
-    public init(check: @escaping (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int),
-                record: @escaping (LifecycleEvent) -> Void, gate: [String], path: String, argv: [String],
-                environment: [String], channel: Int32) {
-        self.check = check
-        self.record = record
-        self.gate = gate
-        self.path = path
-        self.argv = argv
-        self.environment = environment
-        self.channel = channel
-    }
-}
-
 /// The driver of a ``ShellOwnerStateMachine``: one loop (`poll`) over the outer terminal
 /// (standard input), the program's pseudo-terminal, a signal pipe and the owner's channel, with
 /// the idle time as its timeout. No process is started per command or per key: only the program
@@ -71,7 +41,7 @@ public final class ShellOwner {
         screen = InnerScreen(rows: Int32(size.ws_row), columns: Int32(size.ws_col))
     }
 
-    private var now: Double { WallClock().now }
+    private var now: Double { session.clock.now }
 
     /// Runs until the program ends; returns its exit status (128 + the signal that ended it).
     public func run() -> Int32 {
