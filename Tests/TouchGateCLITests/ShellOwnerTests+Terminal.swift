@@ -31,20 +31,26 @@ extension ShellOwnerTests {
         return typed
     }
 
+    /// `touchgate shell` running bash (a prompt of the harness's, no history file) as the program
+    /// of a pty the test owns, as a terminal emulator starts it: no tmux around it.
+    static func ownerOnOwnPTY(_ world: TestEnvironment) throws -> PseudoTerminal {
+        let rc = world.directory.appendingPathComponent("owner.bashrc").path
+        try "PS1='\(OwnerHarness.prompt) '\nHISTFILE=/dev/null\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        var environment = world.environment
+        environment["TERM"] = "xterm"
+        environment.removeValue(forKey: "TMUX")
+        environment.removeValue(forKey: "TMUX_PANE")
+        return try PseudoTerminal([TestEnvironment.binary, "shell", "--", "/bin/bash", "--noprofile", "--rcfile", rc, "-i"],
+                                  environment: environment)
+    }
+
     /// The owner on the test's own pty: the cover goes up at a lock from outside and nothing the
     /// program writes meanwhile reaches the terminal; after the unlock the screen comes back
     /// and the lines the program scrolled off while locked are in the terminal's scrollback
     /// (written before the screen is drawn, oldest first), and typing reaches the shell again.
     @Test func asTheTerminalsCommandTheCoverHoldsAndTheScreenAndScrollbackComeBack() throws {
         let world = try Self.lockedWorld()
-        let rc = world.directory.appendingPathComponent("direct.bashrc").path
-        try "PS1='\(OwnerHarness.prompt) '\nHISTFILE=/dev/null\n".write(toFile: rc, atomically: true, encoding: .utf8)
-        var environment = world.environment
-        environment["TERM"] = "xterm"
-        environment.removeValue(forKey: "TMUX")
-        environment.removeValue(forKey: "TMUX_PANE")
-        let terminal = try PseudoTerminal([TestEnvironment.binary, "shell", "--", "/bin/bash", "--noprofile", "--rcfile", rc, "-i"],
-                                          environment: environment)
+        let terminal = try Self.ownerOnOwnPTY(world)
         // A new session asks before the shell starts.
         try Self.waitFor(Self.gateTitle, after: 0, on: terminal)
         #expect(!terminal.screen.contains(OwnerHarness.prompt))
@@ -92,15 +98,10 @@ extension ShellOwnerTests {
     /// desktop locker sends it) covers the owner's terminal before the watcher goes on, and the
     /// Unlock that follows uncovers nothing: only the gate does.
     @Test func aScreenLockCoversTheTerminalAndLogindsUnlockDoesNotUncoverIt() throws {
-        let bus = try LogindBus()
-        let world = try Self.lockedWorld([("grace-seconds", "3600")])
-        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
-        try bus.addSession("c1")
+        let (bus, world) = try Self.watchedWorld()
         let owner = try OwnerHarness(world: world, shell: "bash")
         defer { owner.shutdown() }
-        try owner.start()
-        try Self.unlock(owner)
-        try owner.waitForPrompt()
+        try Self.startUnlocked(owner)
         try owner.typeLine("echo VISIBLE-$((6*7))")
         try owner.waitForScreen(containing: "VISIBLE-42")
         let watcher = try WatchTests.startWatcher(world, bus)
@@ -166,13 +167,7 @@ extension ShellOwnerTests {
     /// starts), the right one unlocks.
     @Test func atTheOwnersGateEnterFallsBackToThePasscode() throws {
         let world = try Self.lockedWorld()
-        let rc = world.directory.appendingPathComponent("passcode.bashrc").path
-        try "PS1='\(OwnerHarness.prompt) '\nHISTFILE=/dev/null\n".write(toFile: rc, atomically: true, encoding: .utf8)
-        var environment = world.environment
-        environment["TERM"] = "xterm"
-        environment.removeValue(forKey: "TMUX")
-        let terminal = try PseudoTerminal([TestEnvironment.binary, "shell", "--", "/bin/bash", "--noprofile", "--rcfile", rc, "-i"],
-                                          environment: environment)
+        let terminal = try Self.ownerOnOwnPTY(world)
         try Self.waitFor("Password:", after: 0, on: terminal)
         var offset = terminal.screen.count
         terminal.type("\r")

@@ -20,6 +20,23 @@ import TouchGate
         return world
     }
 
+    /// A locked world (grace an hour) with a private system bus whose mocked logind has session
+    /// `c1` of the user: what the watcher tests start with.
+    static func watchedWorld() throws -> (LogindBus, TestEnvironment) {
+        let bus = try LogindBus()
+        let world = try lockedWorld([("grace-seconds", "3600")])
+        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        try bus.addSession("c1")
+        return (bus, world)
+    }
+
+    /// Starts `owner`, unlocks its first gate and waits for the shell's prompt.
+    static func startUnlocked(_ owner: OwnerHarness) throws {
+        try owner.start()
+        try unlock(owner)
+        try owner.waitForPrompt()
+    }
+
     static func waitForGate(_ owner: OwnerHarness) throws {
         try owner.waitForScreen(containing: gateTitle)
         try owner.waitForScreen(containing: "Password:")
@@ -95,9 +112,7 @@ import TouchGate
         let world = try Self.lockedWorld()
         let owner = try OwnerHarness(world: world, shell: name)
         defer { owner.shutdown() }
-        try owner.start()
-        try Self.unlock(owner)
-        try owner.waitForPrompt()
+        try Self.startUnlocked(owner)
         let (session, _) = try owner.owner()
         try Self.lock(world, session)
         try Self.waitForGate(owner)
@@ -135,9 +150,7 @@ import TouchGate
         let world = try Self.lockedWorld()
         let owner = try OwnerHarness(world: world, shell: "bash")
         defer { owner.shutdown() }
-        try owner.start()
-        try Self.unlock(owner)
-        try owner.waitForPrompt()
+        try Self.startUnlocked(owner)
         let (session, _) = try owner.owner()
         let go = Self.markPath(world, "go")
         // Waits for the test's signal, then writes a line computed inside (it is not in what was typed).
@@ -185,9 +198,7 @@ import TouchGate
         let world = try Self.lockedWorld([("idle-seconds", "1")])
         let owner = try OwnerHarness(world: world, shell: "bash")
         defer { owner.shutdown() }
-        try owner.start()
-        try Self.unlock(owner)
-        try owner.waitForPrompt()
+        try Self.startUnlocked(owner)
         try owner.typeLine("echo VISIBLE-BEFORE")
         // No key from here on: the cover comes up by itself once idle-seconds pass.
         let screen = try owner.waitForScreen(containing: Self.gateTitle, timeout: 15)
@@ -202,9 +213,7 @@ import TouchGate
 
     /// Starts `owner`, unlocks it and returns the pids of the shell inside and of the owner.
     static func unlockedShell(_ owner: OwnerHarness, _ world: TestEnvironment) throws -> (inner: pid_t, owner: pid_t) {
-        try owner.start()
-        try unlock(owner)
-        try owner.waitForPrompt()
+        try startUnlocked(owner)
         let pidFile = markPath(world, "inner-pid")
         try owner.typeLine("echo $$ > '\(pidFile)'")
         // The file exists once the shell opened it, and holds the pid once it wrote the line.
@@ -268,9 +277,7 @@ import TouchGate
         let world = try Self.lockedWorld()
         let owner = try OwnerHarness(world: world, shell: "bash")
         defer { owner.shutdown() }
-        try owner.start()
-        try Self.unlock(owner)
-        try owner.waitForPrompt()
+        try Self.startUnlocked(owner)
         let (_, ownerPID) = try owner.owner()
         let before = try world.sqlite("SELECT count(*) FROM audit")
         // The owner's children: the shell only; no gate or hook runs for a command line.
@@ -290,10 +297,7 @@ import TouchGate
     // MARK: - The watcher covers whatever runs: vim at a suspend
 
     @Test func vimInTheForegroundIsCoveredAtASuspendGetsNoKeyAndComesBack() throws {
-        let bus = try LogindBus()
-        let world = try Self.lockedWorld([("grace-seconds", "3600")])
-        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
-        try bus.addSession("c1")
+        let (bus, world) = try Self.watchedWorld()
         let file = Self.markPath(world, "notes.txt")
         try "VIMTEXT-on-screen\n".write(toFile: file, atomically: true, encoding: .utf8)
         let owner = try OwnerHarness(world: world, name: "vim", program: "exec vim -u NONE -i NONE -N '\(file)'")
@@ -334,15 +338,10 @@ import TouchGate
     /// covers its terminal (its own look at the store fails: locked), and the watcher, which
     /// cannot mark anything, ends with 74 after that.
     @Test func theWatcherCoversAnOwnerWhenTheStoreCannotBeRead() throws {
-        let bus = try LogindBus()
-        let world = try Self.lockedWorld([("grace-seconds", "3600")])
-        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
-        try bus.addSession("c1")
+        let (bus, world) = try Self.watchedWorld()
         let owner = try OwnerHarness(world: world, shell: "bash")
         defer { owner.shutdown() }
-        try owner.start()
-        try Self.unlock(owner)
-        try owner.waitForPrompt()
+        try Self.startUnlocked(owner)
         let (_, ownerPID) = try owner.owner()
         #expect(OwnerChannel.running(uid: geteuid()).contains { $0.pid == ownerPID })
         let watcher = try WatchTests.startWatcher(world, bus)
@@ -374,9 +373,7 @@ import TouchGate
         let world = try Self.lockedWorld()
         let owner = try OwnerHarness(world: world, shell: "bash")
         defer { owner.shutdown() }
-        try owner.start()
-        try Self.unlock(owner)
-        try owner.waitForPrompt()
+        try Self.startUnlocked(owner)
         let (session, _) = try owner.owner()
         // The owner asked the terminal for focus reports.
         #expect(owner.rawOutput().range(of: Data("\u{1B}[?1004h".utf8)) != nil)
