@@ -102,7 +102,8 @@ let package = Package(
             name: "touchgate-pam-helper",
             dependencies: ["TouchGate", "CProcessControl"],
             path: "Sources/touchgate-pam-helper",
-            linkerSettings: [.unsafeFlags(executableLinkerFlags)]
+            linkerSettings: [.unsafeFlags(executableLinkerFlags)],
+            plugins: ["EmbedMigrations"]
         ),
         // Compiles PAMModule/pam_touchgate.c into the test build (scripts/build does the release).
         .plugin(name: "BuildPAMModule", capability: .buildTool(), path: "Plugins/BuildPAMModule"),

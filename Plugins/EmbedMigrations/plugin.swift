@@ -4,8 +4,8 @@ import PackagePlugin
 /// Turns the numbered SQL files in `migrations/` into Swift source, so the binary carries its
 /// schema without a resource bundle and `migrations/` stays the only place the schema is written;
 /// for the CLI target, the shell files in `shell/` (the snippets' code) and the man page's
-/// hand-written sections in `man/sections/` the same way, and for the library, pam_touchgate(8)'s
-/// sections in `man/pam_touchgate/sections/`.
+/// hand-written sections in `man/sections/` the same way, and for the PAM module's helper,
+/// pam_touchgate(8)'s sections in `man/pam_touchgate/sections/`.
 @main
 struct EmbedMigrations: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -17,6 +17,14 @@ struct EmbedMigrations: BuildToolPlugin {
                                output: "EmbeddedShellFiles.swift", noun: "shell files"),
                 try embedFiles(context: context, from: "man/sections", ending: ".roff", mode: "--man-sections",
                                output: "EmbeddedManPageSections.swift", noun: "man page sections"),
+            ]
+        }
+        // touchgate-pam-helper prints pam_touchgate(8) (`--man`); nothing else carries its text.
+        if target.name == "touchgate-pam-helper" {
+            return [
+                try embedFiles(context: context, from: "man/pam_touchgate/sections", ending: ".roff",
+                               mode: "--pam-man-sections", output: "EmbeddedPAMModuleManPageSections.swift",
+                               noun: "pam_touchgate(8) sections"),
             ]
         }
         let migrations = context.package.directoryURL.appending(path: "migrations")
@@ -33,10 +41,6 @@ struct EmbedMigrations: BuildToolPlugin {
                 inputFiles: files,
                 outputFiles: [output]
             ),
-            // The library holds pam_touchgate(8), which touchgate-pam-helper prints.
-            try embedFiles(context: context, from: "man/pam_touchgate/sections", ending: ".roff",
-                           mode: "--pam-man-sections", output: "EmbeddedPAMModuleManPageSections.swift",
-                           noun: "pam_touchgate(8) sections"),
         ]
     }
 

@@ -88,7 +88,7 @@ if arguments.first == "--man-sections" {
     embedFiles(as: "embeddedManPageSections", from: "man/sections/*.roff", mode: "--man-sections")
 }
 // `embed-migrations --pam-man-sections OUTPUT FILE.roff...`: the sections of pam_touchgate(8)
-// (man/pam_touchgate/sections/*.roff), as `embeddedPAMModuleManPageSections`, for the library.
+// (man/pam_touchgate/sections/*.roff), as `embeddedPAMModuleManPageSections`, for touchgate-pam-helper.
 if arguments.first == "--pam-man-sections" {
     embedFiles(as: "embeddedPAMModuleManPageSections", from: "man/pam_touchgate/sections/*.roff",
                mode: "--pam-man-sections")

@@ -58,6 +58,17 @@ import TouchGateCLI
         #expect(defined.contains { $0.contains("14TouchGateWatch") }, "no TouchGateWatch symbol: the check reads nothing")
         let cli = defined.filter { $0.contains("12TouchGateCLI") }
         #expect(cli.isEmpty, "\(cli.prefix(5))")
+        // Nor either man page's text: touchgate(1)'s sections are the CLI's, pam_touchgate(8)'s
+        // the PAM helper's (each embedded only where it is printed).
+        let binary = try Data(contentsOf: URL(fileURLWithPath: WatcherExecutableTests.watcher))
+        for file in ["man/sections/see-also.roff", "man/pam_touchgate/sections/options.roff"] {
+            let text = try String(contentsOfFile: TestEnvironment.packageRoot.appendingPathComponent(file).path, encoding: .utf8)
+            #expect(binary.range(of: Data(text.utf8)) == nil, "touchgate-watch carries \(file)")
+        }
+        let helper = try Data(contentsOf: URL(fileURLWithPath: PAMHost.helperBinary))
+        let options = try String(contentsOfFile: TestEnvironment.packageRoot.appendingPathComponent("man/pam_touchgate/sections/options.roff").path,
+                                 encoding: .utf8)
+        #expect(helper.range(of: Data(options.utf8)) != nil, "the check would find no section text where one is embedded")
     }
 
     @Test func theExecutableExportsNoSymbols() throws {
