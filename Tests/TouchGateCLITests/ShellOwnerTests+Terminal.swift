@@ -183,4 +183,37 @@ extension ShellOwnerTests {
         terminal.type("exit 0\r")
         #expect(try terminal.wait() == 0)
     }
+    /// The owner's gate keeps the store's throttle: after the second wrong passcode it counts down
+    /// (the shell still not started), says when the wait is over, and only then takes the passcode.
+    @Test func atTheOwnersGateWrongPasscodesAreThrottledAsTheManPageSays() throws {
+        let world = try Self.lockedWorld([("passcode-delays", "0,0,2")])
+        let terminal = try Self.ownerOnOwnPTY(world)
+        try Self.waitFor("Password:", after: 0, on: terminal)
+        var offset = terminal.screen.count
+        terminal.type("\r")
+        try Self.waitFor("(passcode for", after: offset, on: terminal)
+        try Self.waitFor("Password:", after: offset, on: terminal)
+        offset = terminal.screen.count
+        terminal.type("wrong-1\r")
+        try Self.waitFor("Wrong passcode; 1 try left before a wait of 2 s.", after: offset, on: terminal)
+        try Self.waitFor("Password:", after: offset, on: terminal)
+        offset = terminal.screen.count
+        terminal.type("wrong-2\r")
+        try Self.waitFor("Too many wrong passcodes: next try in", after: offset, on: terminal)
+        try Self.waitFor("The wait is over: type the passcode.", after: offset, on: terminal)
+        try Self.waitFor("Password:", after: offset, on: terminal)
+        #expect(!terminal.screen.contains(OwnerHarness.prompt), "the shell started during the throttle")
+        #expect(try world.gateAuditCount(factor: "passcode", outcome: "authenticationFailed") == 2)
+        // The evaluation starts again with the biometric prompt (the test stack's finger is a
+        // question): Enter, then the passcode.
+        offset = terminal.screen.count
+        terminal.type("\r")
+        try Self.waitFor("(passcode for", after: offset, on: terminal)
+        try Self.waitFor("Password:", after: offset, on: terminal)
+        offset = terminal.screen.count
+        terminal.type(TestEnvironment.passcode["alice"]! + "\r")
+        try Self.waitFor(OwnerHarness.prompt, after: offset, on: terminal)
+        terminal.type("exit 0\r")
+        #expect(try terminal.wait() == 0)
+    }
 }
