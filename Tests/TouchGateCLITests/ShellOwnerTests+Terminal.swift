@@ -169,11 +169,8 @@ extension ShellOwnerTests {
         let world = try Self.lockedWorld()
         let terminal = try Self.ownerOnOwnPTY(world)
         try Self.waitFor("Password:", after: 0, on: terminal)
+        try Self.fallBackToThePasscode(on: terminal)
         var offset = terminal.screen.count
-        terminal.type("\r")
-        try Self.waitFor("(passcode for", after: offset, on: terminal)
-        try Self.waitFor("Password:", after: offset, on: terminal)
-        offset = terminal.screen.count
         terminal.type("not-the-passcode\r")
         try Self.waitFor("Password:", after: offset, on: terminal)
         #expect(!terminal.screen.contains(OwnerHarness.prompt), "a wrong passcode started the shell")
@@ -183,17 +180,23 @@ extension ShellOwnerTests {
         terminal.type("exit 0\r")
         #expect(try terminal.wait() == 0)
     }
+
+    /// Enter at the gate's biometric prompt, then the passcode's prompt is up.
+    static func fallBackToThePasscode(on terminal: PseudoTerminal) throws {
+        let offset = terminal.screen.count
+        terminal.type("\r")
+        try waitFor("(passcode for", after: offset, on: terminal)
+        try waitFor("Password:", after: offset, on: terminal)
+    }
+
     /// The owner's gate keeps the store's throttle: after the second wrong passcode it counts down
     /// (the shell still not started), says when the wait is over, and only then takes the passcode.
     @Test func atTheOwnersGateWrongPasscodesAreThrottledAsTheManPageSays() throws {
         let world = try Self.lockedWorld([("passcode-delays", "0,0,2")])
         let terminal = try Self.ownerOnOwnPTY(world)
         try Self.waitFor("Password:", after: 0, on: terminal)
+        try Self.fallBackToThePasscode(on: terminal)
         var offset = terminal.screen.count
-        terminal.type("\r")
-        try Self.waitFor("(passcode for", after: offset, on: terminal)
-        try Self.waitFor("Password:", after: offset, on: terminal)
-        offset = terminal.screen.count
         terminal.type("wrong-1\r")
         try Self.waitFor("Wrong passcode; 1 try left before a wait of 2 s.", after: offset, on: terminal)
         try Self.waitFor("Password:", after: offset, on: terminal)
@@ -206,10 +209,7 @@ extension ShellOwnerTests {
         #expect(try world.gateAuditCount(factor: "passcode", outcome: "authenticationFailed") == 2)
         // The evaluation starts again with the biometric prompt (the test stack's finger is a
         // question): Enter, then the passcode.
-        offset = terminal.screen.count
-        terminal.type("\r")
-        try Self.waitFor("(passcode for", after: offset, on: terminal)
-        try Self.waitFor("Password:", after: offset, on: terminal)
+        try Self.fallBackToThePasscode(on: terminal)
         offset = terminal.screen.count
         terminal.type(TestEnvironment.passcode["alice"]! + "\r")
         try Self.waitFor(OwnerHarness.prompt, after: offset, on: terminal)
