@@ -1,26 +1,6 @@
 internal import CDBus
 import Glibc
 
-/// What ``LogindConnection`` heard on the system bus.
-public enum LogindEvent: Equatable, Sendable {
-    /// `PrepareForSleep(true)`: the machine is about to sleep; `(false)`: it woke.
-    case prepareForSleep(Bool)
-    /// `Lock` on one of the user's sessions.
-    case lock
-    /// `Unlock` on one of the user's sessions.
-    case unlock
-    /// logind's name lost its owner (`false`) or got a new one (`true`).
-    case logindPresent(Bool)
-    /// The bus connection is gone.
-    case disconnected
-}
-
-/// A failure on the system bus: one line naming what did not work.
-public struct BusError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}
-
 /// The thin I/O layer of `touchgate watch` over libdbus-1: a private connection to the system
 /// bus (`DBUS_SYSTEM_BUS_ADDRESS` when set), subscribed to logind's `PrepareForSleep` and to
 /// `Lock` / `Unlock` of the sessions of one uid, and logind's sleep delay inhibitor.

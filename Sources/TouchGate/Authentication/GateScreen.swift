@@ -33,22 +33,3 @@ extension GateScreen {
     /// A screen that holds nothing gives nothing back.
     public func release() {}
 }
-
-/// What ended a wait for Enter at the gate's own prompt.
-public enum GateEnterWait: Sendable, Equatable {
-    /// A line (any: what was typed is wiped, never used).
-    case enter
-    case interrupted(Interruption)
-    /// End of input (Ctrl-D, a closed pipe, a terminal gone).
-    case endOfInput
-    case notInteractive
-}
-
-/// What ended one look-away while another process held the prompt.
-public enum GateOwnerWait: Sendable, Equatable {
-    /// The time passed.
-    case elapsed
-    /// Enter was typed at this gate: take the prompt over.
-    case takeOver
-    case interrupted(Interruption)
-}

@@ -1,0 +1,18 @@
+import TouchGate
+
+/// What `touchgate gate` was asked to do.
+public struct GateOptions: Equatable, Sendable {
+    /// `--session ID`.
+    public var session: String?
+    /// `--lock`: this is a lock request (tmux's lock-command): lock the session now unless it is
+    /// returning from the background within the grace period.
+    public var lockRequest = false
+    /// `--idle-since EPOCH`: the shell has been idle since then; past `idle-seconds` that counts
+    /// as a trip to the background that began then.
+    public var idleSince: Double?
+    /// `--tmux-socket PATH`: the socket of the session's tmux server, from tmux's lock-command,
+    /// for a session the hooks have not recorded yet (its launch).
+    public var tmuxSocket: String?
+
+    public init() {}
+}
