@@ -34,12 +34,19 @@ extension FingerprintTests {
         return directory.path
     }
 
-    @Test func theShippedPasscodeServiceNeverAsksForAFingerWhateverCommonAuthHolds() throws {
-        try #require(geteuid() == 0, "a private mount namespace needs root (CI runs as root)")
+    /// A test world whose touchgate reaches the running virtual reader (fprintd on its private
+    /// bus, alice's finger enrolled).
+    static func worldWithTheReader() throws -> TestEnvironment {
         let reader = try FingerprintReader.start()
         try reader.ensureRunning()
         let world = try TestEnvironment()
         world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = reader.busAddress
+        return world
+    }
+
+    @Test func theShippedPasscodeServiceNeverAsksForAFingerWhateverCommonAuthHolds() throws {
+        try #require(geteuid() == 0, "a private mount namespace needs root (CI runs as root)")
+        let world = try Self.worldWithTheReader()
         world.extraEnvironment["TOUCHGATE_PAM_CONFDIR"] = try Self.stacks(world)
         let commonAuth = world.directory.appendingPathComponent("common-auth").path
         try Self.debianCommonAuth.write(toFile: commonAuth, atomically: true, encoding: .utf8)
@@ -59,10 +66,7 @@ extension FingerprintTests {
     /// counted failure, and still no finger is asked for.
     @Test func theShippedPasscodeServiceChecksTheAccountPasswordThroughPamUnix() throws {
         try #require(geteuid() == 0, "a private mount namespace needs root (CI runs as root)")
-        let reader = try FingerprintReader.start()
-        try reader.ensureRunning()
-        let world = try TestEnvironment()
-        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = reader.busAddress
+        let world = try Self.worldWithTheReader()
         world.extraEnvironment["TOUCHGATE_PAM_CONFDIR"] = try Self.stacks(world)
         let hash = try TestEnvironment.execute("/usr/bin/openssl", ["passwd", "-6", "-salt", "touchgatesalt", "shipped-secret"],
                                                environment: ProcessInfo.processInfo.environment).stdout
@@ -99,10 +103,7 @@ extension FingerprintTests {
     /// A stack that says something and then waits (Debian's old common-auth, kept by an admin as
     /// the passcode service): its line shows at once, not with the next prompt 10 s later.
     @Test func whatTheStackSaysShowsWhenItSaysIt() throws {
-        let reader = try FingerprintReader.start()
-        try reader.ensureRunning()
-        let world = try TestEnvironment()
-        world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = reader.busAddress
+        let world = try Self.worldWithTheReader()
         let directory = try Self.stacks(world, extra: ["touchgate-kept": Self.debianCommonAuth])
         try world.setConfig("passcode-service", "touchgate-kept")
         let tmux = try TmuxHarness(world: world)

@@ -20,15 +20,21 @@ final class OwnerHarness: PaneScreen {
     var serverPID: pid_t?
     static let prompt = "READY$"
 
+    /// The owner's files for `name` (its tmux socket, home, raw output); the command is set by
+    /// the initializer that calls this one.
+    private init(world: TestEnvironment, name: String) throws {
+        self.world = world
+        socket = world.directory.appendingPathComponent("owner-\(name).sock").path
+        home = world.directory.appendingPathComponent("home-owner-\(name)")
+        rawPath = world.directory.appendingPathComponent("owner-\(name).raw").path
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
     /// - Parameters:
     ///   - shell: `bash`, `zsh`, `fish` or `dash`, started interactive with `READY$ ` as its prompt;
     ///     `rcLines` run first in its rc file (bash, zsh).
-    init(world: TestEnvironment, shell: String, rcLines: String = "") throws {
-        self.world = world
-        socket = world.directory.appendingPathComponent("owner-\(shell).sock").path
-        home = world.directory.appendingPathComponent("home-owner-\(shell)")
-        rawPath = world.directory.appendingPathComponent("owner-\(shell).raw").path
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    convenience init(world: TestEnvironment, shell: String, rcLines: String = "") throws {
+        try self.init(world: world, name: shell)
         let program: String
         switch shell {
         case "zsh":
@@ -54,23 +60,15 @@ final class OwnerHarness: PaneScreen {
     }
 
     /// An owner running `program` (a shell command line, run by `/bin/sh -c`).
-    init(world: TestEnvironment, name: String, program: String) throws {
-        self.world = world
-        socket = world.directory.appendingPathComponent("owner-\(name).sock").path
-        home = world.directory.appendingPathComponent("home-owner-\(name)")
-        rawPath = world.directory.appendingPathComponent("owner-\(name).raw").path
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    convenience init(world: TestEnvironment, name: String, program: String) throws {
+        try self.init(world: world, name: name)
         command = Self.ownerCommand("/bin/sh -c \"\(program.replacingOccurrences(of: "\"", with: "\\\""))\"")
     }
 
     /// A pane that runs `paneCommand` itself (a login-shell wrapper started as login starts it),
     /// then writes its exit status as the owner's.
-    init(world: TestEnvironment, name: String, paneCommand: String) throws {
-        self.world = world
-        socket = world.directory.appendingPathComponent("owner-\(name).sock").path
-        home = world.directory.appendingPathComponent("home-owner-\(name)")
-        rawPath = world.directory.appendingPathComponent("owner-\(name).raw").path
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    convenience init(world: TestEnvironment, name: String, paneCommand: String) throws {
+        try self.init(world: world, name: name)
         command = "unset TMUX TMUX_PANE; \(paneCommand); echo $? > \"$OWNER_STATUS\"; while :; do sleep 600; done"
     }
 
