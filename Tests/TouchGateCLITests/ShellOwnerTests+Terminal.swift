@@ -20,15 +20,22 @@ extension ShellOwnerTests {
         }
     }
 
+    /// Types `line` and Enter, then waits until what came after it contains `text`; returns the
+    /// offset of what came after the line.
+    @discardableResult
+    static func type(_ line: String, thenWaitFor text: String, on terminal: PseudoTerminal) throws -> Int {
+        let typed = terminal.screen.count
+        terminal.type(line + "\r")
+        try waitFor(text, after: typed, on: terminal)
+        return typed
+    }
+
     /// Types the finger at the gate's prompt (shown after `offset`), then waits for the shell's
     /// prompt; returns the offset of what came after the finger.
     @discardableResult
     static func unlockDirect(_ terminal: PseudoTerminal, after offset: Int) throws -> Int {
         try waitFor("Password:", after: offset, on: terminal)
-        let typed = terminal.screen.count
-        terminal.type(finger + "\r")
-        try waitFor(OwnerHarness.prompt, after: typed, on: terminal)
-        return typed
+        return try type(finger, thenWaitFor: OwnerHarness.prompt, on: terminal)
     }
 
     /// `touchgate shell` running bash (a prompt of the harness's, no history file) as the program
@@ -170,22 +177,16 @@ extension ShellOwnerTests {
         let terminal = try Self.ownerOnOwnPTY(world)
         try Self.waitFor("Password:", after: 0, on: terminal)
         try Self.fallBackToThePasscode(on: terminal)
-        var offset = terminal.screen.count
-        terminal.type("not-the-passcode\r")
-        try Self.waitFor("Password:", after: offset, on: terminal)
+        try Self.type("not-the-passcode", thenWaitFor: "Password:", on: terminal)
         #expect(!terminal.screen.contains(OwnerHarness.prompt), "a wrong passcode started the shell")
-        offset = terminal.screen.count
-        terminal.type(TestEnvironment.passcode["alice"]! + "\r")
-        try Self.waitFor(OwnerHarness.prompt, after: offset, on: terminal)
+        try Self.type(TestEnvironment.passcode["alice"]!, thenWaitFor: OwnerHarness.prompt, on: terminal)
         terminal.type("exit 0\r")
         #expect(try terminal.wait() == 0)
     }
 
     /// Enter at the gate's biometric prompt, then the passcode's prompt is up.
     static func fallBackToThePasscode(on terminal: PseudoTerminal) throws {
-        let offset = terminal.screen.count
-        terminal.type("\r")
-        try waitFor("(passcode for", after: offset, on: terminal)
+        let offset = try type("", thenWaitFor: "(passcode for", on: terminal)
         try waitFor("Password:", after: offset, on: terminal)
     }
 
@@ -196,13 +197,9 @@ extension ShellOwnerTests {
         let terminal = try Self.ownerOnOwnPTY(world)
         try Self.waitFor("Password:", after: 0, on: terminal)
         try Self.fallBackToThePasscode(on: terminal)
-        var offset = terminal.screen.count
-        terminal.type("wrong-1\r")
-        try Self.waitFor("Wrong passcode; 1 try left before a wait of 2 s.", after: offset, on: terminal)
+        var offset = try Self.type("wrong-1", thenWaitFor: "Wrong passcode; 1 try left before a wait of 2 s.", on: terminal)
         try Self.waitFor("Password:", after: offset, on: terminal)
-        offset = terminal.screen.count
-        terminal.type("wrong-2\r")
-        try Self.waitFor("Too many wrong passcodes: next try in", after: offset, on: terminal)
+        offset = try Self.type("wrong-2", thenWaitFor: "Too many wrong passcodes: next try in", on: terminal)
         try Self.waitFor("The wait is over: type the passcode.", after: offset, on: terminal)
         try Self.waitFor("Password:", after: offset, on: terminal)
         #expect(!terminal.screen.contains(OwnerHarness.prompt), "the shell started during the throttle")
@@ -210,9 +207,7 @@ extension ShellOwnerTests {
         // The evaluation starts again with the biometric prompt (the test stack's finger is a
         // question): Enter, then the passcode.
         try Self.fallBackToThePasscode(on: terminal)
-        offset = terminal.screen.count
-        terminal.type(TestEnvironment.passcode["alice"]! + "\r")
-        try Self.waitFor(OwnerHarness.prompt, after: offset, on: terminal)
+        try Self.type(TestEnvironment.passcode["alice"]!, thenWaitFor: OwnerHarness.prompt, on: terminal)
         terminal.type("exit 0\r")
         #expect(try terminal.wait() == 0)
     }
