@@ -8,7 +8,7 @@ import Testing
     @Test func aClaimedPromptIsEvaluatedThenUnlocked() {
         var machine = Machine(scripted: false)
         #expect(machine.start() == .claimPrompt)
-        #expect(machine.promptClaimed() == .evaluate(notice: nil, clearInterruption: false))
+        #expect(machine.promptClaimed(sessionLocked: true) == .evaluate(notice: nil, clearInterruption: false))
         #expect(machine.evaluationSucceeded() == .unlockSession)
         #expect(machine.unlocked() == .finish(.unlocked, say: nil))
     }
@@ -25,7 +25,22 @@ import Testing
         _ = released.start()
         _ = released.promptOwned(by: 4242)
         _ = released.ownerWaitEnded(sessionLocked: true)
-        #expect(released.promptClaimed() == .evaluate(notice: nil, clearInterruption: false))
+        #expect(released.promptClaimed(sessionLocked: true) == .evaluate(notice: nil, clearInterruption: false))
+    }
+
+    /// The owner unlocked the session and let go between this gate's look and its claim: the
+    /// claim finds the session unlocked and asks nothing (a second prompt over an unlocked
+    /// session would wait for an answer no one gives).
+    @Test func aClaimAfterTheOwnerUnlockedAsksNothing() {
+        var machine = Machine(scripted: false)
+        _ = machine.start()
+        _ = machine.promptOwned(by: 4242)
+        #expect(machine.ownerWaitEnded(sessionLocked: true) == .claimPrompt)
+        #expect(machine.promptClaimed(sessionLocked: false) == .finish(.unlocked, say: nil))
+
+        var first = Machine(scripted: true)
+        _ = first.start()
+        #expect(first.promptClaimed(sessionLocked: false) == .finish(.unlocked, say: nil))
     }
 
     /// Enter at a waiting gate takes the prompt over; a gate whose evaluation was cancelled from
@@ -35,18 +50,18 @@ import Testing
         _ = machine.start()
         _ = machine.promptOwned(by: 4242)
         #expect(machine.ownerWaitEnded(sessionLocked: true, takeOver: true) == .takeOverPrompt)
-        #expect(machine.promptClaimed() == .evaluate(notice: nil, clearInterruption: false))
+        #expect(machine.promptClaimed(sessionLocked: true) == .evaluate(notice: nil, clearInterruption: false))
         #expect(machine.evaluationFailed(AuthError(.appCancel)) == .claimPrompt)
         #expect(machine.promptOwned(by: 4343) == .waitForOwner(4343, milliseconds: Machine.ownerPollMilliseconds))
         #expect(machine.ownerWaitEnded(sessionLocked: true) == .claimPrompt)
-        #expect(machine.promptClaimed()
+        #expect(machine.promptClaimed(sessionLocked: true)
             == .evaluate(notice: nil, clearInterruption: false))
 
         var kept = Machine(scripted: false)
         _ = kept.start()
-        _ = kept.promptClaimed()
+        _ = kept.promptClaimed(sessionLocked: true)
         #expect(kept.evaluationFailed(AuthError(.appCancel)) == .claimPrompt)
-        #expect(kept.promptClaimed()
+        #expect(kept.promptClaimed(sessionLocked: true)
             == .evaluate(notice: "Cancelled; the session stays locked. Type again.", clearInterruption: true))
         // An unlock by the other terminal while waiting ends the gate, Enter or not.
         var unlocked = Machine(scripted: false)
@@ -61,7 +76,7 @@ import Testing
         func after(_ error: AuthError, terminalGone: Bool = false) -> Machine.EvaluationFailedAction {
             var machine = Machine(scripted: false)
             _ = machine.start()
-            _ = machine.promptClaimed()
+            _ = machine.promptClaimed(sessionLocked: true)
             return machine.evaluationFailed(error, terminalGone: terminalGone)
         }
         #expect(after(AuthError(.systemCancel)) == .finish(.stopped(AuthError(.systemCancel)), say: nil))
@@ -81,7 +96,7 @@ import Testing
         func after(_ error: AuthError) -> Machine.EvaluationFailedAction {
             var machine = Machine(scripted: true)
             _ = machine.start()
-            _ = machine.promptClaimed()
+            _ = machine.promptClaimed(sessionLocked: true)
             return machine.evaluationFailed(error)
         }
         for code in [AuthError.Code.userCancel, .appCancel, .systemCancel, .notInteractive, .passcodeNotSet] {
@@ -99,7 +114,7 @@ import Testing
     @Test func aThrottledPasscodeCountsDownThenAsksAgainWithTheNotice() {
         var machine = Machine(scripted: false)
         _ = machine.start()
-        _ = machine.promptClaimed()
+        _ = machine.promptClaimed(sessionLocked: true)
         let error = AuthError(.authenticationFailed, retryAfterSeconds: 3)
         #expect(machine.evaluationFailed(error) == .countDown(seconds: 3))
         #expect(machine.tick() == .redrawCountdown(seconds: 2))
@@ -111,7 +126,7 @@ import Testing
 
         var terminated = Machine(scripted: false)
         _ = terminated.start()
-        _ = terminated.promptClaimed()
+        _ = terminated.promptClaimed(sessionLocked: true)
         _ = terminated.evaluationFailed(error)
         #expect(terminated.interrupted(.system) == .finish(.stopped(AuthError(.systemCancel)), say: nil))
     }
@@ -119,7 +134,7 @@ import Testing
     @Test func aMissingPasscodeStackWaitsForEnter() {
         var machine = Machine(scripted: false)
         _ = machine.start()
-        _ = machine.promptClaimed()
+        _ = machine.promptClaimed(sessionLocked: true)
         _ = machine.evaluationFailed(AuthError(.passcodeNotSet))
         #expect(machine.enterWaitEnded(.enter) == .evaluate(notice: nil, clearInterruption: false))
         _ = machine.evaluationFailed(AuthError(.passcodeNotSet))
@@ -131,7 +146,7 @@ import Testing
 
         var terminated = Machine(scripted: false)
         _ = terminated.start()
-        _ = terminated.promptClaimed()
+        _ = terminated.promptClaimed(sessionLocked: true)
         _ = terminated.evaluationFailed(AuthError(.passcodeNotSet))
         #expect(terminated.enterWaitEnded(.interrupted(.system)) == .finish(.stopped(AuthError(.systemCancel)), say: nil))
     }

@@ -120,11 +120,12 @@ public final class Gate {
                 }
                 let action: GateStateMachine.ClaimAction = switch claim {
                 case .heldBy(let owner): machine.promptOwned(by: owner.pid)
-                case .tookOver, .claimed: machine.promptClaimed()
+                case .tookOver, .claimed: machine.promptClaimed(sessionLocked: try ledger.sessionIsLocked(session))
                 }
                 step = switch action {
                 case .evaluate(let notice, let clearInterruption): .evaluate(notice: notice, clearInterruption: clearInterruption)
                 case .waitForOwner(let owner, let milliseconds): .waitForOwner(owner, milliseconds: milliseconds)
+                case .finish(let end, let say): .finish(end, say: say)
                 }
             case .waitForOwner(let owner, let milliseconds):
                 step = try waitForOwner(owner, milliseconds: milliseconds, machine: &machine, screen: screen)

@@ -9,14 +9,14 @@
 /// read, over an in-memory ledger) performs.
 public struct GateStateMachine: Sendable {
     /// What ``start()`` asks: claim the session's prompt in the store; answer
-    /// ``promptClaimed()`` or ``promptOwned(by:)``. A claim held by a process the user cannot
+    /// ``promptClaimed(sessionLocked:)`` or ``promptOwned(by:)``. A claim held by a process the user cannot
     /// reach (a gate in a tmux pane behind a locked client, a process on no terminal) is taken
     /// over, its owner's prompt ended.
     public enum StartAction: Sendable, Equatable {
         case claimPrompt
     }
 
-    /// What a claim's answer (``promptClaimed()``, ``promptOwned(by:)``) asks.
+    /// What a claim's answer (``promptClaimed(sessionLocked:)``, ``promptOwned(by:)``) asks.
     public enum ClaimAction: Sendable, Equatable {
         /// Draw the status with `notice`, then evaluate; answer ``evaluationSucceeded()`` or ``evaluationFailed(_:terminalGone:)``.
         /// With `clearInterruption`, the cancel that ended the last evaluation is forgotten first.
@@ -25,6 +25,9 @@ public struct GateStateMachine: Sendable {
         /// at this gate's terminal), then read the session; answer
         /// ``ownerWaitEnded(sessionLocked:takeOver:)`` (or ``interrupted(_:)``, ``terminalGone()``).
         case waitForOwner(Int32, milliseconds: Int32)
+        /// The gate is over: the session was unlocked by another process before this gate's
+        /// claim (only from ``promptClaimed(sessionLocked:)``).
+        case finish(GateEnd, say: String?)
     }
 
     /// What ``ownerWaitEnded(sessionLocked:takeOver:)`` asks.
@@ -32,7 +35,7 @@ public struct GateStateMachine: Sendable {
         /// Claim the prompt again (see ``StartAction/claimPrompt``).
         case claimPrompt
         /// Take the session's prompt from its owner, whoever it is (the user pressed Enter at
-        /// this gate's wait), ending the owner's prompt; answer ``promptClaimed()``.
+        /// this gate's wait), ending the owner's prompt; answer ``promptClaimed(sessionLocked:)``.
         case takeOverPrompt
         /// The gate is over (the other process unlocked the session).
         case finish(GateEnd, say: String?)
@@ -50,7 +53,7 @@ public struct GateStateMachine: Sendable {
         /// evaluation), then answer ``tick()`` each second.
         case countDown(seconds: Int)
         /// Claim the prompt again before asking (cancelled from outside: perhaps another gate
-        /// took it over); answer ``promptClaimed()`` or ``promptOwned(by:)``.
+        /// took it over); answer ``promptClaimed(sessionLocked:)`` or ``promptOwned(by:)``.
         case claimPrompt
         /// Draw the status with `notice` and wait for Enter; answer ``enterWaitEnded(_:terminalGone:)``.
         case waitForEnter(notice: String?)
@@ -124,9 +127,16 @@ public struct GateStateMachine: Sendable {
         return .claimPrompt
     }
 
-    /// The prompt is this gate's: no double prompt.
-    public mutating func promptClaimed() -> ClaimAction {
+    /// The prompt is this gate's: no double prompt. `sessionLocked` is the session as read once
+    /// the claim is held: the gate that held it before may have unlocked it after this gate last
+    /// looked (between ``ownerWaitEnded(sessionLocked:takeOver:)`` and the claim), and then
+    /// nothing is asked.
+    public mutating func promptClaimed(sessionLocked: Bool) -> ClaimAction {
         guard case .claiming(let notice, let clearInterruption) = state else { preconditionFailure("not claiming") }
+        if !sessionLocked {
+            let (end, say) = finish(.unlocked)
+            return .finish(end, say: say)
+        }
         state = .evaluating
         return .evaluate(notice: notice, clearInterruption: clearInterruption)
     }
