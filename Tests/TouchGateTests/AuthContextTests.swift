@@ -43,6 +43,19 @@ import Testing
             for line in lines { _ = (line + "\n").withCString { write(answers.write, $0, strlen($0)) } }
         }
 
+        /// Waits until the prompts written so far contain `text` (an evaluation waits at it).
+        func waitForPrompt(_ text: String, timeout: Duration = .seconds(30)) async throws {
+            let clock = ContinuousClock()
+            let deadline = clock.now + timeout
+            while !((try? String(contentsOfFile: directory + "/prompts.txt", encoding: .utf8)) ?? "").contains(text) {
+                guard clock.now < deadline else {
+                    Issue.record("'\(text)' was never prompted")
+                    throw CancellationError()
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+
         var biometricCalls: Int {
             ((try? String(contentsOfFile: directory + "/pam/calls-touchgate-biometric", encoding: .utf8)) ?? "")
                 .split(separator: "\n").count
@@ -81,7 +94,8 @@ import Testing
         let context = world.context()
         // Nothing is typed: the evaluation waits at the passcode prompt until invalidated.
         let pending = Task { try await context.evaluate(.deviceOwner, reason: "test") }
-        try await Task.sleep(for: .milliseconds(200))
+        // Invalidated only once it waits at the prompt (before that, it would never start).
+        try await world.waitForPrompt("Password:")
         context.invalidate()
         await #expect(throws: AuthError(.appCancel)) { try await pending.value }
         await #expect(throws: AuthError(.invalidContext)) { try await context.evaluate(.deviceOwner, reason: "again") }
