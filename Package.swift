@@ -13,10 +13,15 @@ let sqliteLibraryPaths = Context.environment["TOUCHGATE_SHARED_SQLITE"] == "1"
 // backtraces symbolicated through dladdr, which touchgate does not ship); exporting none keeps
 // PAM modules from binding to touchgate's own symbols and the dynamic loader's tables small.
 let exportNothing = ["-Xlinker", "--no-export-dynamic"]
+// Debian's hardening link flags (dpkg-buildflags' bindnow and relro; lintian's hardening-no-bindnow):
+// every symbol bound at start and the relocated tables read-only after it, so a write through a
+// bad pointer cannot redirect a library call. PAMModule/build links the module the same way.
+let hardeningLinkerFlags = ["-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "relro"]
 // How both executables (touchgate, touchgate-watch) link: the same SQLite, C++ runtime and exports.
 // libvterm (`touchgate shell`'s screen model) resolves to Debian's static archive (Linker/StaticVTerm/README.md).
 let staticVTermLibraryPath = Context.packageDirectory + "/Linker/StaticVTerm"
 let executableLinkerFlags = sqliteLibraryPaths + ["-L", staticCXXLibraryPath, "-L", staticVTermLibraryPath] + exportNothing
+    + hardeningLinkerFlags
 // libdbus-1's headers (libdbus-1-dev): what `pkg-config --cflags dbus-1` names, found here rather
 // than through the CDBus target's `pkgConfig:`, because SwiftPM would then put pkg-config's
 // `-L/usr/lib/<triplet>` ahead of Linker/StaticSQLite and link the shared libsqlite3 after all.

@@ -99,6 +99,23 @@ import TouchGateCLI
         #expect(command.stderr.hasPrefix("touchgate: unknown command 'frob nicate'"), "\(command)")
     }
 
+    /// Every ELF file the package installs is linked with Debian's hardening flags (lintian's
+    /// hardening-no-bindnow and hardening-no-relro): symbols bound at start (`-z now`, `FLAGS_1`
+    /// `NOW`) and a read-only relocation segment (`-z relro`, `GNU_RELRO`). `Package.swift`'s
+    /// `hardeningLinkerFlags` and `PAMModule/build` pass them; a build without them fails here.
+    @Test(arguments: ["touchgate", "touchgate-watch", "touchgate-pam-helper", "pam_touchgate.so"])
+    func theInstalledFileBindsNowWithRelro(name: String) throws {
+        let file = name == "pam_touchgate.so" ? BuiltPAMModule.path
+            : URL(fileURLWithPath: TestEnvironment.binary).deletingLastPathComponent().appendingPathComponent(name).path
+        let dynamic = try TestEnvironment.execute("/usr/bin/readelf", ["-d", "-W", file], environment: [:])
+        #expect(dynamic.status == 0, "\(dynamic)")
+        let flags = dynamic.stdout.split(separator: "\n").filter { $0.contains("(FLAGS_1)") || $0.contains("(FLAGS)") }
+        #expect(flags.contains { $0.contains(" NOW") || $0.contains("BIND_NOW") }, "\(name): \(flags)")
+        let segments = try TestEnvironment.execute("/usr/bin/readelf", ["-l", "-W", file], environment: [:])
+        #expect(segments.stdout.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("GNU_RELRO ") },
+                "\(name): \(segments)")
+    }
+
     /// No target the executable's build links imports Foundation (`Foundation`,
     /// `FoundationEssentials`): the `--static-swift-stdlib` build links every executable target
     /// statically, the build tool `embed-migrations` included, and Foundation's static archive

@@ -15,7 +15,7 @@ import TouchGateCLI
     static let root = TestEnvironment.packageRoot
 
     /// The files the package installs, besides the watcher's executable (when the build has one).
-    static let packagedFiles: Set<String> = [
+    static let packagedFiles: Set<String> = Set([
         "/usr/bin/touchgate",
         // The login-shell wrapper, a link to the binary, and its man page, a link to touchgate(1).
         "/usr/bin/touchgate-login-shell",
@@ -28,7 +28,27 @@ import TouchGateCLI
         "/etc/pam.d/touchgate-biometric",
         "/usr/share/doc/touchgate/copyright",
         "/usr/share/doc/touchgate/changelog.gz",
-    ]
+    ]).union(documentation.keys)
+
+    /// The guide, the security model, docs/testing.md and its examples under
+    /// /usr/share/doc/touchgate in the tree's layout, each with its file in the tree; gzipped
+    /// over 4 kB (Debian policy 12.3), the examples as they are.
+    static let documentation: [String: String] = {
+        var files: [String: String] = [:]
+        for file in ["README.md", "docs/security.md", "docs/testing.md"] {
+            let size = (try? FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(file).path)[.size] as? Int) ?? 0
+            files["/usr/share/doc/touchgate/\(file)\(size > 4096 ? ".gz" : "")"] = file
+        }
+        for case let file as String in FileManager.default.enumerator(atPath: root.appendingPathComponent("examples").path) ?? .init()
+        where !file.contains("__pycache__") && !file.hasSuffix(".pyc") {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root.appendingPathComponent("examples/\(file)").path, isDirectory: &isDirectory),
+               !isDirectory.boolValue {
+                files["/usr/share/doc/touchgate/examples/\(file)"] = "examples/\(file)"
+            }
+        }
+        return files
+    }()
 
     /// The toolchain's runtime directories the binary names in its run path (empty for a build of
     /// scripts/build, which links the runtime in).
@@ -172,6 +192,14 @@ import TouchGateCLI
         #expect(unit.split(separator: "\n").contains { $0.hasPrefix("ExecStart=\(program) ") || $0 == "ExecStart=\(program)" }, "\(unit)")
         let manPage = try Self.run("/bin/gzip", ["--test", target.appendingPathComponent("usr/share/man/man1/touchgate.1.gz").path])
         #expect(manPage.status == 0, "\(manPage)")
+        // The documentation is the tree's.
+        #expect(Self.documentation.keys.contains("/usr/share/doc/touchgate/README.md.gz"), "\(Self.documentation)")
+        #expect(Self.documentation.values.contains("examples/shell/lockout-test.sh"), "\(Self.documentation)")
+        for (installed, source) in Self.documentation {
+            let path = target.appendingPathComponent(String(installed.dropFirst())).path
+            let text = installed.hasSuffix(".gz") ? try Self.run("/bin/gzip", ["--decompress", "--stdout", path]).stdout : try Self.text(path)
+            #expect(text == (try Self.text(Self.root.appendingPathComponent(source).path)), "\(installed)")
+        }
 
         // A conffile the admin changed stays as they left it when the package is installed again.
         let biometric = target.appendingPathComponent("etc/pam.d/touchgate-biometric").path
@@ -198,6 +226,72 @@ import TouchGateCLI
         #expect(json["store"] as? String == world.storePath, "\(status)")
         #expect(json["user"] as? String == "alice", "\(status)")
         #expect(json["enabled"] as? Bool == true, "\(status)")
+    }
+
+    /// The whole package (the module, its helper and profile, the maintainer scripts) through its
+    /// life on a machine, by `pam/test/deb-lifecycle.bash`: real dpkg, pam-auth-update and
+    /// pamtester, as root in an overlay of / in a private mount namespace, with PAM checked
+    /// through common-auth (the right password accepted, a wrong one refused) after installing,
+    /// enabling the profile, upgrading, a removal refused while a hand-written stack names the
+    /// module, removing, purging and installing again. Before the maintainer scripts, the check
+    /// after `dpkg -r` failed with pamtester's "Module is unknown".
+    @Test func pamKeepsWorkingThroughTheWholeLifeOfThePackage() throws {
+        guard getuid() == 0 else { throw TestFailure("the package's life runs as root in a mount namespace (CI does)") }
+        let scratch = try Toolchain.scratchDirectory("package-life")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let build = scratch.appendingPathComponent("build")
+        try FileManager.default.createDirectory(at: build, withIntermediateDirectories: true)
+        let built = URL(fileURLWithPath: TestEnvironment.binary).deletingLastPathComponent()
+        for name in ["touchgate", "touchgate-watch", "touchgate-pam-helper"] {
+            try FileManager.default.copyItem(atPath: built.appendingPathComponent(name).path,
+                                             toPath: build.appendingPathComponent(name).path)
+        }
+        try FileManager.default.copyItem(atPath: BuiltPAMModule.path, toPath: build.appendingPathComponent("pam_touchgate.so").path)
+        let binary = build.appendingPathComponent("touchgate").path
+        let runtimePath = try Self.toolchainRuntimePath(binary)
+
+        let package = try Self.run(Self.root.appendingPathComponent("scripts/package").path,
+                                   ["--binary", binary, "--output", scratch.appendingPathComponent("out").path]
+                                   + (runtimePath != nil ? ["--toolchain-runtime"] : []), timeout: 600)
+        try #require(package.status == 0, "\(package)")
+        let deb = try #require(package.stdout.split(separator: "\n").last.map(String.init))
+
+        // lintian -I --pedantic (the script's run, on its standard error): no bindnow, relro or
+        // PIE tag; the module's and the man8 page's false positives are overridden; what stays
+        // is what scripts/package says stays.
+        let tags = package.stderr.split(separator: "\n").filter { $0.range(of: #"^[EWIPX]: touchgate"#, options: .regularExpression) != nil }
+        let unexpected = tags.filter { line in
+            !(line.hasPrefix("I: touchgate: spelling-error-in-binary ")
+              || line.hasPrefix("I: touchgate: hardening-no-fortify-functions [usr/libexec/touchgate/")
+              || line.hasPrefix("I: touchgate: hardening-no-fortify-functions [usr/bin/touchgate]"))
+        }
+        #expect(unexpected.isEmpty, "\(package.stderr)")
+        // The run was at -I with the overrides shown: the module's override was used.
+        #expect(package.stderr.split(separator: "\n").contains {
+            $0.hasPrefix("O: touchgate: hardening-no-fortify-functions [usr/lib/") && $0.hasSuffix("/security/pam_touchgate.so]")
+        }, "\(package.stderr)")
+
+        let info = try Self.run("/usr/bin/dpkg-deb", ["--info", deb])
+        for script in ["postinst", "prerm", "postrm"] {
+            #expect(info.stdout.contains(" \(script) "), "\(info)")
+        }
+        let depends = try Self.run("/usr/bin/dpkg-deb", ["--field", deb, "Depends"])
+        #expect(depends.stdout.contains("libpam-runtime"), "\(depends)")
+
+        let life = try Self.run("/bin/bash", [Self.root.appendingPathComponent("pam/test/deb-lifecycle.bash").path, deb]
+                                + (runtimePath.map { [$0] } ?? []), timeout: 600)
+        #expect(life.status == 0, "\(life)")
+        #expect(life.stdout.split(separator: "\n").map(String.init)
+                == ["before-install", "install", "enable", "upgrade", "reinstall", "remove-refused", "remove", "purge",
+                    "install-again"].map { "step \($0): ok" }, "\(life)")
+    }
+
+    /// The maintainer scripts and the life-of-the-package script are clean under shellcheck.
+    @Test func theMaintainerScriptsAreCleanUnderShellcheck() throws {
+        let files = ["debian/postinst", "debian/prerm", "debian/postrm", "pam/test/deb-lifecycle.bash", "scripts/package"]
+            .map { Self.root.appendingPathComponent($0).path }
+        let lint = try Self.run("/usr/bin/shellcheck", files)
+        #expect(lint.status == 0 && lint.stdout.isEmpty, "\(lint)")
     }
 
     @Test func installStagesIntoADestdirAndKeepsAnExistingPAMFile() throws {
