@@ -110,4 +110,51 @@ import TouchGateCLI
             #expect(prose.contains("default \(value)"), "\(key.rawValue): the man page does not say 'default \(value)': \(prose)")
         }
     }
+
+    /// README stays a short user's guide: at most 330 lines, opening with the two set-up
+    /// commands; the detail lives in the man pages and docs/.
+    @Test func readmeIsAShortGuideOpeningWithTheSetUpCommands() throws {
+        let readme = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count <= 330, "README.md has \(lines.count) lines: move detail to the man pages or docs/")
+        #expect(readme.hasPrefix("# touchgate\n\n```sh\nscripts/setup && scripts/build && .build/release/touchgate demo\nscripts/test\n```\n"))
+    }
+
+    /// Every relative link of README, CONTRIBUTING and docs/*.md names a file that exists and,
+    /// with a `#fragment`, a heading of that Markdown file (GitHub's anchor of it).
+    @Test func everyRelativeLinkOfTheGuidesResolves() throws {
+        let root = TestEnvironment.packageRoot
+        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.map { "docs/\($0)" }
+        #expect(docs.contains("docs/install.md"), "\(docs)")
+        func anchors(_ file: URL) throws -> Set<String> {
+            var inFence = false
+            var found: Set<String> = []
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                if line.hasPrefix("```") { inFence.toggle(); continue }
+                guard !inFence, line.hasPrefix("#") else { continue }
+                let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
+                found.insert(String(title.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == " " }
+                    .map { $0 == " " ? "-" : $0 }))
+            }
+            return found
+        }
+        var links = 0
+        for name in ["README.md", "CONTRIBUTING.md"] + docs {
+            let file = root.appendingPathComponent(name)
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for match in text.matches(of: /\]\(([^)\s]+)\)/) {
+                let target = String(match.output.1)
+                guard target.firstMatch(of: /^[a-z]+:/) == nil else { continue }
+                links += 1
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+                let linked = parts[0].isEmpty ? file : file.deletingLastPathComponent().appendingPathComponent(String(parts[0])).standardized
+                #expect(FileManager.default.fileExists(atPath: linked.path), "\(name): (\(target)) names no file")
+                if parts.count == 2, linked.pathExtension == "md", FileManager.default.fileExists(atPath: linked.path) {
+                    #expect(try anchors(linked).contains(String(parts[1])), "\(name): (\(target)) names no heading")
+                }
+            }
+        }
+        #expect(links > 20, "found only \(links) relative links")
+    }
 }
