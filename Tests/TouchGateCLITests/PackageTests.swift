@@ -232,8 +232,9 @@ import TouchGateCLI
     /// life on a machine, by `pam/test/deb-lifecycle.bash`: real dpkg, pam-auth-update and
     /// pamtester, as root in an overlay of / in a private mount namespace, with PAM checked
     /// through common-auth (the right password accepted, a wrong one refused) after installing,
-    /// enabling the profile, upgrading, a removal refused while a hand-written stack names the
-    /// module, removing, purging and installing again. Before the maintainer scripts, the check
+    /// enabling the profile, upgrading, removals refused while an account's login shell is
+    /// touchgate-login-shell or a hand-written stack names the module, removing, purging and
+    /// installing again. Before the maintainer scripts, the check
     /// after `dpkg -r` failed with pamtester's "Module is unknown".
     @Test func pamKeepsWorkingThroughTheWholeLifeOfThePackage() throws {
         guard getuid() == 0 else { throw TestFailure("the package's life runs as root in a mount namespace (CI does)") }
@@ -282,7 +283,7 @@ import TouchGateCLI
                                 + (runtimePath.map { [$0] } ?? []), timeout: 600)
         #expect(life.status == 0, "\(life)")
         #expect(life.stdout.split(separator: "\n").map(String.init)
-                == ["before-install", "install", "enable", "upgrade", "reinstall", "remove-refused", "remove", "purge",
+                == ["before-install", "install", "enable", "upgrade", "reinstall", "remove-refused-login-shell", "remove-refused", "remove", "purge",
                     "install-again"].map { "step \($0): ok" }, "\(life)")
     }
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The touchgate package's life on a machine, with real dpkg, pam-auth-update and pamtester, and
-# PAM checked through common-auth after every step: install, enable the profile, upgrade, a removal
-# refused while a stack the administrator wrote still names the module, remove, purge, install
-# again. The machine never changes: everything runs as root in a private mount namespace, chrooted
-# into an overlay of / whose changes live on a tmpfs that goes with the namespace (dpkg's
-# database, /etc/pam.d, /usr, /var/lib/touchgate, the test user).
+# PAM checked through common-auth after every step: install, enable the profile, upgrade, a
+# removal refused while an account's login shell is touchgate-login-shell, one refused while a
+# stack the administrator wrote still names the module, remove, purge, install again. The machine
+# never changes: everything runs as root in a private mount namespace, chrooted into an overlay of
+# / whose changes live on a tmpfs that goes with the namespace (dpkg's database, /etc/pam.d, /usr,
+# /var/lib/touchgate, the test user).
 #
 #   deb-lifecycle.bash DEB [RUNTIME_DIRS]
 #
@@ -129,6 +130,17 @@ check; ok
 step=reinstall
 run dpkg -i /tmp/touchgate-next.deb || fail "dpkg -i of the same version failed: $(last_line)"
 common_auth_names_module || fail "installing the same version again turned the profile off"
+check; ok
+
+step=remove-refused-login-shell
+# An account whose login shell is touchgate-login-shell could not log in without the package.
+run usermod --shell /usr/bin/touchgate-login-shell "$user" || fail "usermod failed: $(last_line)"
+run dpkg -r touchgate && fail "dpkg -r succeeded while $user's login shell is touchgate-login-shell"
+grep -q "the login shell of $user is touchgate's" /tmp/out || fail "no line naming $user: $(last_line)"
+[ "$(package_status)" = installed ] || fail "the package is $(package_status), not installed"
+[ -x /usr/bin/touchgate ] || fail "/usr/bin/touchgate is gone"
+common_auth_names_module || fail "the refused removal took the profile out of common-auth"
+run usermod --shell /usr/sbin/nologin "$user" || fail "usermod failed: $(last_line)"
 check; ok
 
 step=remove-refused
