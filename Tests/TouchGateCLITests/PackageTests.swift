@@ -30,12 +30,12 @@ import TouchGateCLI
         "/usr/share/doc/touchgate/changelog.gz",
     ]).union(documentation.keys)
 
-    /// The guide, the security model, docs/testing.md and its examples under
+    /// The guide, docs/install.md, the security model, docs/testing.md and its examples under
     /// /usr/share/doc/touchgate in the tree's layout, each with its file in the tree; gzipped
     /// over 4 kB (Debian policy 12.3), the examples as they are.
     static let documentation: [String: String] = {
         var files: [String: String] = [:]
-        for file in ["README.md", "docs/security.md", "docs/testing.md"] {
+        for file in ["README.md", "docs/install.md", "docs/security.md", "docs/testing.md"] {
             let size = (try? FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(file).path)[.size] as? Int) ?? 0
             files["/usr/share/doc/touchgate/\(file)\(size > 4096 ? ".gz" : "")"] = file
         }
