@@ -56,7 +56,6 @@ fi
 # Inside the overlay, as its root.
 runtime=${2:-}
 export DEBIAN_FRONTEND=noninteractive
-user=tgdebtest
 password=tgdebtest-password
 module=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)/security/pam_touchgate.so
 step=setup
@@ -87,8 +86,19 @@ if [ -n "$runtime" ]; then
     tr ':' '\n' <<<"$runtime" > /etc/ld.so.conf.d/zz-touchgate-test-toolchain.conf
     ldconfig
 fi
-# The test user exists only in the overlay.
-! getent passwd "$user" >/dev/null || fail "a user $user exists already"
+# The machine's own touchgate, if it has one, leaves the overlay first: the life starts without it.
+if dpkg-query -W touchgate >/dev/null 2>&1; then
+    rm -f /var/lib/dpkg/info/touchgate.prerm
+    run pam-auth-update --package --remove touchgate || fail "cannot take the machine's profile out: $(last_line)"
+    run dpkg --purge touchgate || fail "cannot purge the machine's touchgate: $(last_line)"
+fi
+# The test user exists only in the overlay, under a name the machine does not use.
+user=tgdebtest
+for n in 1 2 3 4 5 6 7 8 9; do
+    getent passwd "$user" >/dev/null || break
+    user=tgdebtest$n
+done
+! getent passwd "$user" >/dev/null || fail "every test user name is taken"
 useradd --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin \
     --password "$(openssl passwd -6 "$password")" "$user"
 printf '@include common-auth\n' > /etc/pam.d/tgdeb-check
