@@ -79,6 +79,11 @@ extension FingerprintTests {
         let status = try sudo.wait()
         #expect(status != 0, "\(sudo.screen.debugDescription)")
         #expect(sudo.modesAsFound, "the terminal's modes are restored")
+        // After the wait's line (the rest of which comes first) only the host's own: sudo words a
+        // cancel it did not see itself as a conversation error and a password required.
+        let after = sudo.screen.components(separatedBy: Self.waitText).last ?? ""
+        let lines = after.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+        #expect(lines.count == 3 && lines.dropFirst().allSatisfy { $0.hasPrefix("sudo: ") }, "\(sudo.screen.debugDescription)")
         #expect(host.calls("passcode").isEmpty)
         #expect(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'alice'") == "0")
     }
