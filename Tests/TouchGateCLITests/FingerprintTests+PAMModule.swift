@@ -88,6 +88,22 @@ extension FingerprintTests {
         #expect(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'alice'") == "0")
     }
 
+    @Test(arguments: [["-A"], ["-S"], ["-u", "root", "--askpass"]])
+    func sudoAskedForItsPipeOrItsAskpassProgramNeverHasTheTerminalTaken(_ options: [String]) throws {
+        let reader = try FingerprintReader.start()
+        let host = try readerHost(reader)
+        // Standard input is the terminal, as with a plain sudo: only sudo's options say where it reads.
+        let sudo = try host.terminal(PAMHost.asUser(["/usr/bin/env", "SUDO_ASKPASS=/bin/false", "sudo", "-k"] + options + ["true"]),
+                                     bus: reader.busSocket)
+        // Serially through sudo's conversation: the reader's line, which sudo prints, and no wait on the terminal.
+        try sudo.waitFor(FingerprintReader.waitingMessage)
+        #expect(!sudo.screen.contains(Self.waitText), "\(options): \(sudo.screen.debugDescription)")
+        try reader.send("SCAN good")
+        #expect(try sudo.wait() == 0, "\(options): \(sudo.screen.debugDescription)")
+        #expect(host.calls("passcode").isEmpty)
+        #expect(sudo.modesAsFound)
+    }
+
     @Test func wrongScansLockTheFactorOutExactlyAtTheLimit() throws {
         let reader = try FingerprintReader.start()
         let host = try readerHost(reader)
