@@ -38,6 +38,13 @@ struct HostWordingTests {
         #expect(lines == (silent ? [] : ["touchgate: Wrong passcode; 3 tries left before a wait of 60 s."]))
     }
 
+    @Test func aWrongScanIsSaidWithoutItsCountWhenSilent() {
+        let left = AttemptsLeft(inEvaluation: 0, beforeStop: 2)
+        #expect(HostWording(silent: true).lines(for: .tryFailed(.biometric, left)) == ["touchgate: Not recognized."])
+        #expect(HostWording(silent: false).lines(for: .tryFailed(.biometric, left))
+            == ["touchgate: Not recognized; 2 biometric tries left before a lockout."])
+    }
+
     @Test func theHelperShowsNoCancelAndNoDelayWhenSilent() {
         #expect(!PAMHelper.shows(AuthError(.userCancel), silent: false))
         #expect(!PAMHelper.shows(AuthError(.authenticationFailed), silent: false))

@@ -29,9 +29,11 @@ final class HostWording {
                 return []
             }
             return PromptWording.lines(for: event)
-        case .tryFailed:
+        case .tryFailed(let factor, _):
             pending = []
-            return silent ? [] : PromptWording.lines(for: event)
+            guard silent else { return PromptWording.lines(for: event) }
+            // A wrong scan still says so (the host has no words for it), without the count.
+            return factor == .biometric ? ["touchgate: " + PromptWording.wrongTry(.biometric, AttemptsLeft(inEvaluation: nil, beforeStop: nil))] : []
         case .answerRefused:
             return PromptWording.lines(for: event)
         }
