@@ -37,12 +37,14 @@ struct options {
     const char *helper;
     const char *factor;
     int timeout_seconds;
+    int silent;
 };
 
 HIDDEN int parse_options(int argc, const char **argv, struct options *options, pam_handle_t *pamh) {
     options->helper = TOUCHGATE_DEFAULT_HELPER;
     options->factor = "";
     options->timeout_seconds = DEFAULT_TIMEOUT_SECONDS;
+    options->silent = 0;
     for (int i = 0; i < argc; i++) {
         const char *argument = argv[i];
         if (strncmp(argument, "helper=", 7) == 0) {
@@ -51,6 +53,8 @@ HIDDEN int parse_options(int argc, const char **argv, struct options *options, p
             options->factor = "biometric";
         } else if (strcmp(argument, "factor=passcode") == 0) {
             options->factor = "passcode";
+        } else if (strcmp(argument, "silent") == 0) {
+            options->silent = 1;
         } else if (strncmp(argument, "timeout=", 8) == 0) {
             char *end = NULL;
             errno = 0;
@@ -251,7 +255,94 @@ static int open_terminal(const char *tty, struct termios *saved) {
     return fd;
 }
 
-HIDDEN int authenticate(pam_handle_t *pamh, const struct options *options) {
+/// Whether `argument` is a long option of sudo's (after "--", up to any "=") that getopt_long
+/// would take for `name`: the whole name or an abbreviation of at least `shortest` characters.
+static int is_long_option(const char *argument, const char *name, size_t shortest) {
+    size_t length = strcspn(argument, "=");
+    return length >= shortest && length <= strlen(name) && strncmp(argument, name, length) == 0;
+}
+
+/// Whether sudo's command line (its NUL-separated arguments, as /proc/self/cmdline holds them)
+/// asks for -S (the password from standard input) or -A (from the askpass program): the options
+/// before the command, read with sudo's own grammar (sudo_short_opts and sudo_long_opts in
+/// sudo's src/parse_args.c). sudo reads either through the conversation the module calls.
+HIDDEN int sudo_reads_elsewhere(const char *arguments, size_t length) {
+    const char *end = arguments + length;
+    const char *argument = arguments + strnlen(arguments, length) + 1;  // past argv[0]
+    // The short options that take an argument (h's is optional and only attached).
+    static const char with_argument[] = "aCcDgpRrTtUu";
+    static const char *const long_with_argument[] = {"auth-type", "close-from", "login-class", "chdir", "group",
+        "host", "prompt", "chroot", "role", "command-timeout", "type", "user", "other-user", NULL};
+    while (argument < end) {
+        size_t size = strnlen(argument, (size_t)(end - argument));
+        const char *next = argument + size + 1;
+        if (argument[0] != '-' || size == 1 || strcmp(argument, "--") == 0) return 0;  // the command
+        if (argument[1] == '-') {
+            const char *name = argument + 2;
+            if (is_long_option(name, "askpass", 2) || is_long_option(name, "stdin", 2)) return 1;
+            if (strchr(name, '=') == NULL) {
+                for (int i = 0; long_with_argument[i] != NULL; i++) {
+                    if (is_long_option(name, long_with_argument[i], strlen(long_with_argument[i]))) {
+                        next += strnlen(next, next < end ? (size_t)(end - next) : 0) + 1;  // its argument
+                        break;
+                    }
+                }
+            }
+        } else {
+            for (const char *option = argument + 1; *option != '\0'; option++) {
+                if (*option == 'A' || *option == 'S') return 1;
+                if (*option == 'h') break;  // -hHOST: the rest is its argument
+                if (strchr(with_argument, *option) != NULL) {
+                    // Attached (-pPROMPT) or the next argument (-p PROMPT).
+                    if (option[1] == '\0' && next < end) next += strnlen(next, (size_t)(end - next)) + 1;
+                    break;
+                }
+            }
+        }
+        argument = next;
+    }
+    return 0;
+}
+
+/// Whether the host asks on the terminal PAM_TTY names, so the helper may ask there itself: the
+/// host's standard input is that very terminal, and the host is not sudo told to read its pipe
+/// (-S) or to run its askpass program (-A). When unsure, no: the host's own conversation (sudo's
+/// prompt, its pipe, its askpass program, a polkit agent) is the rule, and it works for every host.
+HIDDEN int terminal_is_hosts_prompt(const char *tty) {
+    if (tty == NULL || tty[0] == '\0' || strchr(tty, ':') != NULL) return 0;
+    char path[PATH_MAX];
+    int written = tty[0] == '/' ? snprintf(path, sizeof path, "%s", tty) : snprintf(path, sizeof path, "/dev/%s", tty);
+    if (written < 0 || (size_t)written >= sizeof path) return 0;
+    struct stat input, named;
+    if (!isatty(STDIN_FILENO) || fstat(STDIN_FILENO, &input) != 0 || stat(path, &named) != 0) return 0;
+    if (!S_ISCHR(input.st_mode) || !S_ISCHR(named.st_mode) || input.st_rdev != named.st_rdev) return 0;
+    char executable[PATH_MAX];
+    ssize_t size = readlink("/proc/self/exe", executable, sizeof executable - 1);
+    if (size <= 0) return 0;
+    executable[size] = '\0';
+    const char *name = strrchr(executable, '/');
+    name = name ? name + 1 : executable;
+    if (strcmp(name, "sudo") != 0 && strcmp(name, "sudoedit") != 0) return 1;
+    // sudo: its command line says where it reads the password.
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    char arguments[8192];
+    size_t used = 0;
+    for (;;) {
+        ssize_t count = read(fd, arguments + used, sizeof arguments - 1 - used);
+        if (count < 0 && errno == EINTR) continue;
+        if (count <= 0) break;
+        used += (size_t)count;
+        if (used == sizeof arguments - 1) break;
+    }
+    close(fd);
+    // Nothing read, or perhaps not all of it: not sure.
+    if (used == 0 || used == sizeof arguments - 1) return 0;
+    arguments[used] = '\0';
+    return !sudo_reads_elsewhere(arguments, used);
+}
+
+HIDDEN int authenticate(pam_handle_t *pamh, const struct options *options, int silent) {
     // The helper's own stacks (touchgate, touchgate-biometric) may include common-auth, where
     // pam-auth-update can put this module: there it steps aside, or each helper would run another.
     const char *service = item(pamh, PAM_SERVICE);
@@ -265,9 +356,13 @@ HIDDEN int authenticate(pam_handle_t *pamh, const struct options *options) {
     unsigned char start[TOUCHGATE_FRAME_MAX];
     size_t used = 0;
     const char *tty = item(pamh, PAM_TTY);
+    // The helper asks on the terminal only where the host would; else through the conversation.
+    int at_terminal = terminal_is_hosts_prompt(tty);
+    const char *flags = at_terminal ? (silent ? "terminal silent" : "terminal") : (silent ? "silent" : "");
     if (append_item(start, &used, user) || append_item(start, &used, item(pamh, PAM_RUSER))
         || append_item(start, &used, item(pamh, PAM_SERVICE)) || append_item(start, &used, tty)
-        || append_item(start, &used, item(pamh, PAM_RHOST)) || append_item(start, &used, options->factor)) {
+        || append_item(start, &used, item(pamh, PAM_RHOST)) || append_item(start, &used, options->factor)
+        || append_item(start, &used, flags)) {
         pam_syslog(pamh, LOG_ERR, "a PAM item is too long to hand to the helper");
         return PAM_SYSTEM_ERR;
     }
@@ -294,7 +389,7 @@ HIDDEN int authenticate(pam_handle_t *pamh, const struct options *options) {
     char *const envp[] = {NULL};
     pid_t pid = 0;
     struct termios saved_modes;
-    int terminal = open_terminal(tty, &saved_modes);
+    int terminal = at_terminal ? open_terminal(tty, &saved_modes) : -1;
     int spawned = posix_spawn(&pid, options->helper, &actions, &attributes, argv, envp);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
@@ -365,10 +460,9 @@ done:
 }
 
 __attribute__((visibility("default"))) PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv) {
-    (void)flags;
     struct options options;
     if (parse_options(argc, argv, &options, pamh) != 0) return PAM_SERVICE_ERR;
-    return authenticate(pamh, &options);
+    return authenticate(pamh, &options, options.silent || (flags & PAM_SILENT));
 }
 
 __attribute__((visibility("default"))) PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv) {

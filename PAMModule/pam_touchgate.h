@@ -8,7 +8,8 @@
 #define TOUCHGATE_FRAME_MAX 1024
 
 // module -> helper
-#define TOUCHGATE_FRAME_START 'S'   // items: user, ruser, service, tty, rhost, factor (2-byte length each)
+#define TOUCHGATE_FRAME_START 'S'   // items: user, ruser, service, tty, rhost, factor, flags (2-byte length each;
+                                    // flags: "terminal" and "silent", space-separated)
 #define TOUCHGATE_FRAME_ANSWER 'A'  // the answer to the last prompt
 #define TOUCHGATE_FRAME_NO_ANSWER 'N' // the host's conversation failed or gave no answer
 // helper -> module

@@ -38,7 +38,7 @@ extension FingerprintTests {
         #expect(try sudo.wait() == 0, "\(sudo.screen.debugDescription)")
         #expect(host.calls("passcode").isEmpty)
         #expect(host.calls("biometric").count == 1)
-        #expect(try host.ledger("SELECT factor || ' ' || outcome FROM audit WHERE session = 'pam:sudo ruser=alice'") == "biometric success")
+        #expect(try host.ledger("SELECT factor || ' ' || outcome FROM audit WHERE session LIKE 'pam:sudo ruser=alice tty=/dev/pts/%'") == "biometric success")
         #expect(sudo.modesAsFound)
     }
 
@@ -79,8 +79,29 @@ extension FingerprintTests {
         let status = try sudo.wait()
         #expect(status != 0, "\(sudo.screen.debugDescription)")
         #expect(sudo.modesAsFound, "the terminal's modes are restored")
+        // After the wait's line (the rest of which comes first) only the host's own: sudo words a
+        // cancel it did not see itself as a conversation error and a password required.
+        let after = sudo.screen.components(separatedBy: Self.waitText).last ?? ""
+        let lines = after.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+        #expect(lines.count == 3 && lines.dropFirst().allSatisfy { $0.hasPrefix("sudo: ") }, "\(sudo.screen.debugDescription)")
         #expect(host.calls("passcode").isEmpty)
         #expect(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'alice'") == "0")
+    }
+
+    @Test(arguments: [["-A"], ["-S"], ["-u", "root", "--askpass"]])
+    func sudoAskedForItsPipeOrItsAskpassProgramNeverHasTheTerminalTaken(_ options: [String]) throws {
+        let reader = try FingerprintReader.start()
+        let host = try readerHost(reader)
+        // Standard input is the terminal, as with a plain sudo: only sudo's options say where it reads.
+        let sudo = try host.terminal(PAMHost.asUser(["/usr/bin/env", "SUDO_ASKPASS=/bin/false", "sudo", "-k"] + options + ["true"]),
+                                     bus: reader.busSocket)
+        // Serially through sudo's conversation: the reader's line, which sudo prints, and no wait on the terminal.
+        try sudo.waitFor(FingerprintReader.waitingMessage)
+        #expect(!sudo.screen.contains(Self.waitText), "\(options): \(sudo.screen.debugDescription)")
+        try reader.send("SCAN good")
+        #expect(try sudo.wait() == 0, "\(options): \(sudo.screen.debugDescription)")
+        #expect(host.calls("passcode").isEmpty)
+        #expect(sudo.modesAsFound)
     }
 
     @Test func wrongScansLockTheFactorOutExactlyAtTheLimit() throws {

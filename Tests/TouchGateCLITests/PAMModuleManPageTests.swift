@@ -39,12 +39,12 @@ struct PAMModuleManPageTests {
         let source = try String(contentsOfFile: TestEnvironment.packageRoot.appendingPathComponent("PAMModule/pam_touchgate.c").path,
                                 encoding: .utf8)
         let page = try String(contentsOfFile: Self.page, encoding: .utf8)
-        // The spellings parse_options compares arguments with ("helper=", "factor=biometric", ...).
-        let expression = try NSRegularExpression(pattern: "\"([a-z]+=[a-z]*)\"")
+        // The spellings parse_options compares arguments with ("helper=", "factor=biometric", "silent", ...).
+        let expression = try NSRegularExpression(pattern: "\\(argument, \"([a-z]+=?[a-z]*)\"")
         let spellings = Set(expression.matches(in: source, range: NSRange(source.startIndex..., in: source)).compactMap {
             Range($0.range(at: 1), in: source).map { String(source[$0]) }
         })
-        #expect(spellings == ["helper=", "factor=biometric", "factor=passcode", "timeout="], "\(spellings)")
+        #expect(spellings == ["helper=", "factor=biometric", "factor=passcode", "timeout=", "silent"], "\(spellings)")
         for spelling in spellings {
             #expect(page.contains("\\fB\(spelling)\\fR"), "\(spelling) is not in pam_touchgate(8)")
         }

@@ -38,6 +38,21 @@ struct SystemStoreCommandTests {
         #expect(try host.ledger("SELECT count(*) FROM audit WHERE policy = 'reset'") == "1")
     }
 
+    @Test func theAdministratorsResetClearsTheRemoteHostsBudgetToo() throws {
+        let host = try PAMHost()
+        for attempt in 1...6 {
+            _ = try host.run(["pamtester", "-I", "rhost=192.0.2.44", "tgtest", PAMHost.user, "authenticate"], input: "wrong-\(attempt)\n")
+        }
+        #expect(try host.ledger("SELECT failures FROM remote_passcode_tries WHERE name = 'alice'") == "5")
+        let reset = try touchgate(host, ["--system", "--json", "reset", "--user", "alice"])
+        #expect(reset.status == 0, "\(reset)")
+        #expect(try host.ledger("SELECT count(*) FROM remote_passcode_tries") == "0")
+        // The remote host's password unlocks again at once.
+        let right = try host.run(["pamtester", "-I", "rhost=192.0.2.44", "tgtest", PAMHost.user, "authenticate"],
+                                 input: PAMHost.password + "\n")
+        #expect(right.status == 0, "\(right)")
+    }
+
     @Test func systemGoesWithTheAdministratorsCommandsOnly() throws {
         let host = try PAMHost()
         let auth = try touchgate(host, ["--system", "auth", "--user", "alice"])

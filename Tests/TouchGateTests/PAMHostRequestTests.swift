@@ -1,8 +1,9 @@
 import Testing
 @testable import TouchGate
 
-/// The helper's reading of the module's start frame: exactly six length-prefixed items, each at
-/// most 255 bytes of text without NUL, a valid user and a known factor; and what follows from them.
+/// The helper's reading of the module's start frame: exactly seven length-prefixed items, each at
+/// most 255 bytes of text without NUL, a valid user, a known factor and known flags; and what
+/// follows from them.
 struct PAMHostRequestTests {
     private func frame(_ items: [String]) -> [UInt8] {
         items.flatMap { item -> [UInt8] in
@@ -12,11 +13,26 @@ struct PAMHostRequestTests {
     }
 
     @Test func aFrameOfTheModuleIsRead() throws {
-        let request = try PAMHostRequest(startFrame: frame(["alice", "bob", "sudo", "/dev/pts/3", "", "biometric"]))
+        let request = try PAMHostRequest(startFrame: frame(["alice", "bob", "sudo", "/dev/pts/3", "", "biometric", "terminal"]))
         #expect(request.user == "alice" && request.requestingUser == "bob" && request.service == "sudo")
         #expect(request.factor == .biometric)
+        #expect(request.hostAsksAtTerminal && !request.silent)
         #expect(request.terminalPath == "/dev/pts/3")
-        #expect(request.auditSession == "pam:sudo ruser=bob" || request.auditSession.hasPrefix("pam:sudo ruser=bob rhost="))
+        // PAM_TTY is in the audit rows' session.
+        #expect(request.auditSession == "pam:sudo ruser=bob tty=/dev/pts/3"
+            || request.auditSession.hasPrefix("pam:sudo ruser=bob tty=/dev/pts/3 rhost="))
+    }
+
+    @Test func theFlagsSayWhereToAskAndWhetherToBeSilent() throws {
+        func flags(_ text: String) throws -> (Bool, Bool) {
+            let request = try PAMHostRequest(startFrame: frame(["alice", "", "sudo", "", "", "", text]))
+            return (request.hostAsksAtTerminal, request.silent)
+        }
+        #expect(try flags("") == (false, false))
+        #expect(try flags("silent") == (false, true))
+        #expect(try flags("terminal silent") == (true, true))
+        #expect(throws: PAMHostRequest.Malformed.self) { try flags("loud") }
+        #expect(throws: PAMHostRequest.Malformed.self) { try flags("terminal  silent") }
     }
 
     @Test(arguments: [
@@ -29,27 +45,27 @@ struct PAMHostRequestTests {
 
     @Test func wrongItemsAreRefused() {
         for items in [
-            ["alice", "", "sudo", "", ""],  // five items
-            ["alice", "", "sudo", "", "", "", ""],  // seven
-            ["", "", "sudo", "", "", ""],  // no user
-            ["al/ice", "", "sudo", "", "", ""],  // not a user name
-            ["al\u{1B}[2Jice", "", "sudo", "", "", ""],  // a control character
-            ["alice", "", "sudo", "", "", "face"],  // an unknown factor
-            ["alice", String(repeating: "x", count: 256), "sudo", "", "", ""],  // an item past 255 bytes
+            ["alice", "", "sudo", "", "", ""],  // six items
+            ["alice", "", "sudo", "", "", "", "", ""],  // eight
+            ["", "", "sudo", "", "", "", ""],  // no user
+            ["al/ice", "", "sudo", "", "", "", ""],  // not a user name
+            ["al\u{1B}[2Jice", "", "sudo", "", "", "", ""],  // a control character
+            ["alice", "", "sudo", "", "", "face", ""],  // an unknown factor
+            ["alice", String(repeating: "x", count: 256), "sudo", "", "", "", ""],  // an item past 255 bytes
         ] {
             #expect(throws: PAMHostRequest.Malformed.self, "\(items)") { try PAMHostRequest(startFrame: frame(items)) }
         }
         #expect(throws: PAMHostRequest.Malformed.self) {
-            try PAMHostRequest(startFrame: frame(["alice"]) + [0, 2, 0x62, 0x00] + frame(["sudo", "", "", ""]))  // a NUL in the ruser
+            try PAMHostRequest(startFrame: frame(["alice"]) + [0, 2, 0x62, 0x00] + frame(["sudo", "", "", "", ""]))  // a NUL in the ruser
         }
         #expect(throws: PAMHostRequest.Malformed.self) {
-            try PAMHostRequest(startFrame: [0, 2, 0x61, 0x00] + frame(["", "sudo", "", "", ""]))  // a NUL in the user
+            try PAMHostRequest(startFrame: [0, 2, 0x61, 0x00] + frame(["", "sudo", "", "", "", ""]))  // a NUL in the user
         }
     }
 
     @Test func theTerminalPathAndTheRemoteHostFollowFromTheItems() throws {
         func request(tty: String, rhost: String = "") throws -> PAMHostRequest {
-            try PAMHostRequest(startFrame: frame(["alice", "", "login", tty, rhost, ""]))
+            try PAMHostRequest(startFrame: frame(["alice", "", "login", tty, rhost, "", ""]))
         }
         #expect(try request(tty: "pts/7").terminalPath == "/dev/pts/7")
         #expect(try request(tty: "tty1").terminalPath == "/dev/tty1")

@@ -6,13 +6,17 @@
 /// and waits; the passcode prompt comes after it.
 final class ModulePrompts: PromptSource {
     let channel: ModuleChannel
+    /// Which of the evaluation's events are shown, and when (``HostWording``).
+    let wording: HostWording
 
-    init(channel: ModuleChannel) {
+    init(channel: ModuleChannel, wording: HostWording) {
         self.channel = channel
+        self.wording = wording
     }
 
     func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer {
         if let interruption = interrupter.pending { return .interrupted(interruption) }
+        for line in wording.takePending() { send(line) }
         guard channel.send(echo ? .promptEchoOn : .promptEchoOff, text: TerminalText.sanitized(prompt, limit: 512)),
               var reply = channel.receive() else { return .interrupted(.system) }
         if let interruption = interrupter.pending {
@@ -36,13 +40,16 @@ final class ModulePrompts: PromptSource {
     }
 
     func show(_ message: String) {
-        channel.send(.info, text: TerminalText.sanitized(message))
+        for line in wording.takePending() { send(line) }
+        send(message)
     }
 
-    /// Words each ``PromptEvent`` as info lines to the host, as the CLI does at a terminal.
-    var wording: (PromptEvent) -> [String] = PromptWording.lines(for:)
+    private func send(_ line: String) {
+        channel.send(.info, text: TerminalText.sanitized(line))
+    }
 
+    /// Words each ``PromptEvent`` as info lines to the host, as ``HostWording`` says.
     func notify(_ event: PromptEvent) {
-        for line in wording(event) { show(line) }
+        for line in wording.lines(for: event) { send(line) }
     }
 }

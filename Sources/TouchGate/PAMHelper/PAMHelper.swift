@@ -46,14 +46,29 @@ public enum PAMHelper {
         }
         let store = try Store(path: path)
         let remote = request.remote
-        let terminal = remote == nil ? request.openTerminal() : nil
-        terminal?.wording = PromptWording.lines(for:)
-        let prompts: any PromptSource = terminal ?? ModulePrompts(channel: channel)
         let base = PAMCredentialChecker(terminal: request.terminalPath ?? (request.terminal.isEmpty ? nil : request.terminal),
                                         remoteHost: remote)
+        // A remote host is told no counts or delays: nothing to pace a guessing run by.
+        let wording = HostWording(silent: request.silent || remote != nil)
+        // Ctrl-C and Ctrl-\ at the terminal reach the host's process group, the helper's too.
+        let interrupter = Interrupter()
+        SignalRelay.install([SIGINT, SIGQUIT, SIGTERM, SIGHUP], to: interrupter)
+        guard PAMHostRequest.userExists(request.user) else {
+            return try askForNobody(request, store: store, checker: base, prompts: ModulePrompts(channel: channel, wording: wording),
+                                    interrupter: interrupter)
+        }
+        // A remote host's passcode tries have a budget of their own (RemoteAttemptLedger).
+        let ledger: any AttemptLedger = remote == nil ? store : RemoteAttemptLedger(store: store)
+        // The helper asks on the terminal itself only where the host would, and only for the
+        // biometric factor's sake (the reader waits while the password can be typed); otherwise
+        // the host's own conversation asks, with the host's own prompt.
+        let terminal = try request.hostAsksAtTerminal && remote == nil
+            && biometricMayBeTried(request, ledger: ledger, checker: base) ? request.openTerminal() : nil
+        let hostPrompts = ModulePrompts(channel: channel, wording: wording)
+        let prompts: any PromptSource = terminal.map { HostTerminalPrompts(terminal: $0, host: hostPrompts) } ?? hostPrompts
         let context = AuthContext(
-            user: request.user, store: store, session: request.auditSession, checker: base,
-            biometricChecker: WorkerCredentialChecker(base: base), prompts: prompts)
+            user: request.user, ledger: ledger, session: request.auditSession, checker: base,
+            biometricChecker: WorkerCredentialChecker(base: base), prompts: prompts, interrupter: interrupter)
         context.remoteHost = remote
         // The host asks again itself (sudo's passwd_tries): one passcode answer per call.
         context.passcodeTriesLimit = 1
@@ -62,8 +77,6 @@ public enum PAMHelper {
         // The ledger needs no touchgate enrollment: the biometric stack decides whether the user
         // has a factor (pam_fprintd answers PAM_AUTHINFO_UNAVAIL at once without prints).
         context.biometricEnrollmentImplied = true
-        // Ctrl-C and Ctrl-\ at the terminal reach the host's process group, the helper's too.
-        SignalRelay.install([SIGINT, SIGQUIT, SIGTERM, SIGHUP], to: context.interrupter)
         defer { terminal?.release() }
         do {
             switch request.factor {
@@ -75,9 +88,45 @@ public enum PAMHelper {
         } catch {
             // A store that failed during the evaluation is the store error it carries: exit 74.
             if let storeError = error.storeError { throw storeError }
-            // A plain wrong answer the host says itself ("Sorry, try again."); the rest is news.
-            if error.code != .authenticationFailed || error.retryAfterSeconds != nil { prompts.show(error.message) }
+            if shows(error, silent: wording.silent) { prompts.show(error.message) }
             return error.code
         }
+    }
+
+    /// Whether the host is told `error`'s message: not a plain wrong answer (the host says
+    /// "Sorry, try again." itself), not a cancel (the host says it: one line, not three), not a
+    /// delay when `silent`.
+    static func shows(_ error: AuthError, silent: Bool) -> Bool {
+        switch error.code {
+        case .userCancel, .systemCancel, .appCancel: return false
+        case .authenticationFailed: return error.retryAfterSeconds != nil && !silent
+        default: return true
+        }
+    }
+
+    /// Whether the evaluation may try the biometric factor, as far as the ledger and the stacks
+    /// say before anything is asked (a stack without a reader or prints says so only when tried).
+    static func biometricMayBeTried(_ request: PAMHostRequest, ledger: any AttemptLedger, checker: PAMCredentialChecker) throws -> Bool {
+        guard request.factor != .passcode else { return false }
+        let configuration = try ledger.configuration(user: request.user)
+        var record = try ledger.user(request.user)
+        record.enrolled = true
+        return EvaluationStateMachine.biometricAvailability(
+            record: record, configuration: configuration, remoteHost: request.remote,
+            stackExists: checker.serviceExists(configuration.biometricService)) == nil
+    }
+
+    /// A user name that does not exist (sshd's invalid users): asked for a password as pam_unix
+    /// asks, through the passcode stack itself (same prompt, same delay), always a failure; no
+    /// row in the ledger and nothing counted, so a flood of invented names cannot grow it.
+    static func askForNobody(
+        _ request: PAMHostRequest, store: Store, checker: PAMCredentialChecker, prompts: ModulePrompts, interrupter: Interrupter
+    ) throws -> AuthError.Code {
+        guard request.factor != .biometric else { return .biometryNotAvailable }
+        let configuration = try store.configuration(user: request.user)
+        let result = checker.check(service: configuration.passcodeService, user: request.user, prompts: prompts,
+                                   interrupter: interrupter, emptyAnswerIsFallback: false)
+        if let interruption = result.interruption { return interruption.code }
+        return .authenticationFailed
     }
 }

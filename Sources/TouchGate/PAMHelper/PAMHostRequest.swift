@@ -15,13 +15,19 @@ public struct PAMHostRequest: Equatable, Sendable {
     public var terminal: String
     public var remoteHost: String
     public var factor: Factor
+    /// The module found the host asking on the terminal `PAM_TTY` names (its standard input is
+    /// that terminal and it is not `sudo -S` or `sudo -A`): only then may the helper ask there.
+    public var hostAsksAtTerminal: Bool
+    /// The module's `silent` option or the host's `PAM_SILENT`: no counts or delays are shown.
+    public var silent: Bool
 
-    /// A start frame that is not exactly six length-prefixed items, or whose user or factor is not valid.
+    /// A start frame that is not exactly seven length-prefixed items, or whose user, factor or flags are not valid.
     public struct Malformed: Error, Equatable, Sendable {
         public let reason: String
     }
 
-    /// The frame's items in the module's order: user, ruser, service, tty, rhost, factor.
+    /// The frame's items in the module's order: user, ruser, service, tty, rhost, factor, flags
+    /// (the words `terminal` and `silent`, space-separated).
     public init(startFrame payload: [UInt8]) throws(Malformed) {
         var items: [String] = []
         var offset = 0
@@ -37,14 +43,20 @@ public struct PAMHostRequest: Equatable, Sendable {
             items.append(text)
             offset += length
         }
-        guard items.count == 6 else { throw Malformed(reason: "\(items.count) items, not 6") }
+        guard items.count == 7 else { throw Malformed(reason: "\(items.count) items, not 7") }
         guard !items[0].isEmpty, TerminalText.isPrintable(items[0]),
               !items[0].unicodeScalars.contains(where: { $0 == ":" || $0 == "/" }) else {
             throw Malformed(reason: "an invalid user name")
         }
         guard let factor = Factor(rawValue: items[5]) else { throw Malformed(reason: "an unknown factor") }
+        let flags = items[6].split(separator: " ", omittingEmptySubsequences: false)
+        guard items[6].isEmpty || flags.allSatisfy({ $0 == "terminal" || $0 == "silent" }) else {
+            throw Malformed(reason: "an unknown flag")
+        }
         (user, requestingUser, service, terminal, remoteHost) = (items[0], items[1], items[2], items[3], items[4])
         self.factor = factor
+        hostAsksAtTerminal = flags.contains("terminal")
+        silent = flags.contains("silent")
     }
 
     /// The system ledger: where a helper run by a root host (sudo, su, login) counts.
@@ -104,9 +116,20 @@ public struct PAMHostRequest: Equatable, Sendable {
         return prompts
     }
 
-    /// The session the audit log names each try with: the PAM service and who asked.
+    /// Whether the account `name` exists (the name service knows it).
+    ///
+    /// The corresponding C function is `getpwnam_r`.
+    public static func userExists(_ name: String) -> Bool {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16384)
+        return getpwnam_r(name, &entry, &buffer, buffer.count, &result) == 0 && result != nil
+    }
+
+    /// The session the audit log names each try with: the PAM service, who asked, and from which
+    /// terminal (`PAM_TTY`) and remote host.
     public var auditSession: String {
         "pam:\(service)" + (requestingUser.isEmpty ? "" : " ruser=\(requestingUser)")
-            + (remote.map { " rhost=\($0)" } ?? "")
+            + (terminal.isEmpty ? "" : " tty=\(terminal)") + (remote.map { " rhost=\($0)" } ?? "")
     }
 }

@@ -58,7 +58,7 @@ extension Store {
         }
     }
 
-    /// Clears the biometric lockout and the passcode throttling of `user`.
+    /// Clears the biometric lockout and the passcode throttling of `user` (local and remote).
     public func resetCounters(user: String, session: String?) throws(StoreError) {
         try perform {
             try database.transaction(.immediate) {
@@ -67,6 +67,8 @@ extension Store {
                     UPDATE users SET biometric_failures = 0, passcode_failures = 0, last_passcode_failure = NULL
                     WHERE name = ?
                     """, .text(user))
+                // And the remote hosts' passcode budget (migration 0006).
+                try database.run("DELETE FROM remote_passcode_tries WHERE name = ?", .text(user))
                 try appendAudit(user: user, session: session, policy: .reset, factor: .setting, outcome: .reset)
             }
         }
