@@ -153,13 +153,3 @@ public struct SystemPolicy: Equatable, Sendable {
         throw Refusal(key: key, value: configuration.value(of: key), limit: limits.value(of: key))
     }
 }
-
-extension Substring {
-    /// Without the spaces and tabs at either end.
-    var trimmingSpaces: Substring {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" || first == "\r" { text.removeFirst() }
-        while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
-        return text
-    }
-}
