@@ -76,8 +76,8 @@ public enum CommandTable {
         CommandSpec(
             "reset", summary: "clear lockout and throttling (passcode, or root)",
             details: "Clears the biometric lockout and the passcode throttling; needs a passcode success unless run as root. "
-                + "The audit entry names who ran it: the invoking user, their login uid and SUDO_USER. With --system, "
-                + "an unknown --user exits 65.",
+                + "The audit entry names who ran it: the invoking user and, for an administrator's reset (--system, or "
+                + "root on another user's store), the login uid and SUDO_USER. With --system, an unknown --user exits 65.",
             options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "message"], exits: [.outcome, .badValue, .store]
         ) { line throws(UsageError) in .reset(try line.evaluation()) },
         CommandSpec(
@@ -107,7 +107,7 @@ public enum CommandTable {
             details: "The newest N audit entries: time, user, session, policy, factor, outcome; for a configuration "
                 + "change (factor config, outcome 'setting changed') also KEY: 'OLD' -> 'NEW' by ACTOR, the user whose "
                 + "setting it is and the invoking user who changed it; for a reset, counters: the failures it cleared, by "
-                + "who ran it (with their login uid and SUDO_USER). Never a secret.",
+                + "who ran it (an administrator with their login uid and SUDO_USER). Never a secret.",
             options: [.limit],
             jsonKeys: ["entries ([{id, time, user, session, policy, factor, outcome, code, change}]; "
                 + "change: {key, old, new, by} or null)"],

@@ -46,14 +46,16 @@ extension Runner {
 }
 
 extension Runner {
-    /// Who runs this command, as an audit entry names them: the user this process runs as,
-    /// then who logged in (the login uid, `/proc/self/loginuid`, which sudo and su keep) and
-    /// `SUDO_USER` when either is there: `root (login uid 1000 alice, SUDO_USER alice)`.
-    /// Read before the store is opened (root acting on a user's store becomes that user).
+    /// Who runs this command, as an audit entry names them: the user this process runs as; for
+    /// an administrator's command (`--system`, or root on another user's own store), then who
+    /// logged in (the login uid, `/proc/self/loginuid`, which sudo and su keep) and `SUDO_USER`
+    /// when either is there: `root (login uid 1000 alice, SUDO_USER alice)`. Read before the
+    /// store is opened (root acting on a user's store becomes that user).
     ///
     /// The corresponding C function is `getpwuid`.
     func invokingActor() -> String? {
         guard let name = invokingUserName() else { return nil }
+        guard invocation.system || storeOfUserForRoot() != nil else { return name }
         var notes: [String] = []
         if let bytes = fileContents("/proc/self/loginuid"),
            let uid = UInt32(String(decoding: bytes.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)), uid != UInt32.max {

@@ -136,7 +136,7 @@ struct SystemStoreCommandTests {
         _ = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: "wrong\n")
         // As sudo leaves it: the login uid of who logged in (alice), SUDO_USER.
         let reset = try host.script("""
-            echo \(PAMHost.uid) > /proc/self/loginuid
+            echo \(PAMHost.uid) > /proc/self/loginuid || exit 99
             exec /usr/bin/env -i PATH=/usr/bin:/bin HOME=\(host.path)/roothome SUDO_USER=alice \(TestEnvironment.binary) --system reset --user alice
             """)
         #expect(reset.status == 0, "\(reset)")
