@@ -233,4 +233,20 @@ struct SystemStoreCommandTests {
         let log = try touchgate(host, (asUser ? [] : ["--system"]) + ["log"], asUser: asUser, home: home)
         #expect(log.status == 0 && log.stderr == line, "\(log)")
     }
+
+    /// A malformed file fails closed for the PAM module's helper too: alice's ledger setting of no
+    /// waits at all gives way to the default waits (the sixth try after five wrong ones waits).
+    @Test func aMalformedFileHoldsTheLedgerToTheDefaults() throws {
+        let host = try PAMHost()
+        let none = try touchgate(host, ["--system", "config", "set", "passcode-delays", "0", "--user", "alice"])
+        #expect(none.status == 0, "\(none)")
+        try host.systemPolicy("passcode-delays 0\n")
+        for _ in 0..<5 {
+            _ = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: "wrong\n")
+        }
+        #expect(host.calls("passcode").count == 5)
+        let sixth = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: PAMHost.password + "\n")
+        #expect(sixth.status != 0, "\(sixth)")
+        #expect(host.calls("passcode").count == 5, "the default wait after five failures held the sixth try back")
+    }
 }
