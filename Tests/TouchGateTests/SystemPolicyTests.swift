@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 @testable import TouchGate
 
@@ -143,5 +144,30 @@ import Testing
         #expect(throws: SystemPolicy.Refusal.self) { try limited.set(.logRetention, to: "10", user: "alice") }
         try limited.set(.graceSeconds, to: "30", user: "alice")
         #expect(try limited.configuration(user: "alice").graceSeconds == 30)
+    }
+
+    /// Random files made of policy fragments and noise: each either parses into limits no
+    /// weaker than some valid configuration, or is one malformed line, never a crash, and what
+    /// parses never loosens a configuration that was already within it.
+    @Test(arguments: 0..<8 as Range<UInt64>)
+    func randomFilesParseOrFailOnOneLine(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed)
+        let fragments = Configuration.Key.allCases.map(\.rawValue) + ["=", " = ", "#", "\n", "\t", "0", "60", "1,2,3", "-1",
+                                                                      "touchgate", "", "\u{1B}[2J", "é", "==", "99999999999"]
+        for _ in 0..<300 {
+            let text = (0..<Int.random(in: 0...12, using: &generator))
+                .map { _ in fragments.randomElement(using: &generator)! }.joined()
+            do {
+                let policy = try SystemPolicy(text: text)
+                var user = Configuration()
+                user.maxBiometricFailures = Int.random(in: 1...100, using: &generator)
+                user.graceSeconds = Int.random(in: 0...86_400, using: &generator)
+                let effective = policy.effective(user)
+                for key in policy.keys { #expect(!policy.limits.weakens(key, to: effective), "\(text.debugDescription)") }
+                #expect(policy.effective(effective) == effective, "\(text.debugDescription)")
+            } catch {
+                #expect(!error.description.contains("\n") && !error.description.contains("\u{1B}"), "\(text.debugDescription)")
+            }
+        }
     }
 }
