@@ -1,6 +1,6 @@
 extension CommandTable {
     /// The date on the man page's title line: the last time its text changed.
-    static let manPageDate = "2026-12-01"
+    static let manPageDate = "2026-12-04"
 
     /// touchgate(1) in roff (`touchgate help --man`, man/touchgate.1): NAME, SYNOPSIS, COMMANDS,
     /// OPTIONS and EXIT STATUS from the table, the other sections from ``ManPageSections``, whose

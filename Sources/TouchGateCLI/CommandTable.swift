@@ -18,13 +18,22 @@ public enum CommandTable {
         CommandSpec(
             "status", summary: "lock state, counters and sessions",
             details: "Shows the user, the store and its id, whether the lock is on and a biometric factor enrolled, the "
-                + "failure counters, throttling, the sessions the store knows and the watcher running for the user and store.",
-            jsonKeys: ["user", "store", "storeId", "enabled", "enrolled", "domainState", "biometricFailures",
-                       "biometryLockedOut", "passcodeFailures", "retryAfterSeconds",
-                       "attemptsLeft ({biometric, passcode}: wrong tries left before the lockout or the next wait; null: none)",
-                       "passcodeDelaySeconds (the wait after those passcode tries)", "schemaVersion",
-                       "sessions ([{id, state, locked}])", "watcher (pid or null)"],
-            exits: [.store]
+                + "failure counters, throttling, the sessions the store knows and the watcher running for the user and store, "
+                + "and each setting whose stored value is weaker than /etc/touchgate.conf allows (the file's is in effect). "
+                + "With --system: the ledger's counters for --user NAME (no lock, enrollment, sessions or watcher: the ledger "
+                + "has none), an unknown user exiting 65; without --user, every user of the ledger with a failure counted "
+                + "and when each can try the passcode again.",
+            jsonKeys: ["user (when a user is shown: not --system without --user)", "store", "storeId",
+                       "enabled (when not --system)", "enrolled (when not --system)", "domainState (when not --system)",
+                       "biometricFailures (when a user is shown)", "biometryLockedOut (when a user is shown)",
+                       "passcodeFailures (when a user is shown)", "retryAfterSeconds (when a user is shown)",
+                       "attemptsLeft (when a user is shown: {biometric, passcode}, wrong tries left before the lockout or the next wait; null: none)",
+                       "passcodeDelaySeconds (when a user is shown: the wait after those passcode tries)", "schemaVersion",
+                       "sessions (when not --system: [{id, state, locked}])", "watcher (when not --system: pid or null)",
+                       "systemPolicy (when a stored value is weaker than /etc/touchgate.conf allows: {file, overridden: {KEY: stored value}})",
+                       "users (when --system without --user: [{user, biometricFailures, biometryLockedOut, passcodeFailures, "
+                        + "retryAfterSeconds, retryAt}], each user with a failure counted)"],
+            exits: [.badValue, .store]
         ) { _ throws(UsageError) in .status },
         CommandSpec(
             "enable", summary: "turn the lock on (after a device-owner success)",
@@ -66,20 +75,26 @@ public enum CommandTable {
         ) { line throws(UsageError) in .canEvaluate(try line.evaluation()) },
         CommandSpec(
             "reset", summary: "clear lockout and throttling (passcode, or root)",
-            details: "Clears the biometric lockout and the passcode throttling; needs a passcode success unless run as root.",
-            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "message"], exits: [.outcome, .store]
+            details: "Clears the biometric lockout and the passcode throttling; needs a passcode success unless run as root. "
+                + "The audit entry names who ran it: the invoking user and, for an administrator's reset (--system, or "
+                + "root on another user's store), the login uid and SUDO_USER. With --system, an unknown --user exits 65.",
+            options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "message"], exits: [.outcome, .badValue, .store]
         ) { line throws(UsageError) in .reset(try line.evaluation()) },
         CommandSpec(
             "config get", summary: "show one user's settings",
             details: "Prints the settings of one user (--user, else TOUCHGATE_USER, else the invoking user): a first "
-                + "line '# settings of user NAME', then KEY=VALUE lines; with KEY, the value alone. An unknown key exits 65.",
+                + "line '# settings of user NAME', then KEY=VALUE lines; with KEY, the value alone. The values are those in "
+                + "effect: where the store holds one weaker than /etc/touchgate.conf allows, the file's, and a last '# ' line "
+                + "says so (with KEY, on standard error). An unknown key exits 65.",
             arguments: [ArgumentSpec("KEY", optional: true, values: .configKeys)],
-            jsonKeys: ["user", "KEY: VALUE for each key (numbers as numbers, passcode-delays an array)"],
+            jsonKeys: ["user", "KEY: VALUE for each key (numbers as numbers, passcode-delays an array)",
+                       "systemPolicy (when a stored value is weaker than /etc/touchgate.conf allows: {file, overridden: {KEY: stored value}})"],
             exits: [.badValue, .store]
         ) { line throws(UsageError) in .configGet(key: try line.arguments.first.map(configKey)) },
         CommandSpec(
             "config set", summary: "change one user's setting",
-            details: "Changes one setting of one user. A bad value exits 65 and changes nothing. While that user's lock "
+            details: "Changes one setting of one user. A bad value exits 65 and changes nothing, and so does a value weaker "
+                + "than /etc/touchgate.conf allows (the message names the file and the key). While that user's lock "
                 + "is on, a change that weakens it needs that user's device-owner success first.",
             arguments: [ArgumentSpec("KEY", values: .configKeys), ArgumentSpec("VALUE")],
             options: OptionSpec.evaluating,
@@ -91,7 +106,8 @@ public enum CommandTable {
             "log", summary: "the audit trail",
             details: "The newest N audit entries: time, user, session, policy, factor, outcome; for a configuration "
                 + "change (factor config, outcome 'setting changed') also KEY: 'OLD' -> 'NEW' by ACTOR, the user whose "
-                + "setting it is and the invoking user who changed it. Never a secret.",
+                + "setting it is and the invoking user who changed it; for a reset, counters: the failures it cleared, by "
+                + "who ran it (an administrator with their login uid and SUDO_USER). Never a secret.",
             options: [.limit],
             jsonKeys: ["entries ([{id, time, user, session, policy, factor, outcome, code, change}]; "
                 + "change: {key, old, new, by} or null)"],
@@ -263,12 +279,13 @@ public enum CommandTable {
             + "8 biometryLockout, 9 appCancel, 10 invalidContext), 11 notInteractive"),
         ExitStatusSpec(.usage, .usage, "usage error", "usage error: an unknown command or option, a missing or extra argument"),
         ExitStatusSpec(.badValue, .badValue, "bad value", "bad value: a config value, an unknown config key or event, an event the session's "
-            + "state does not allow"),
+            + "state does not allow, a value weaker than /etc/touchgate.conf allows, a --user the ledger does not know (--system)"),
         ExitStatusSpec(.watcherMissing, .unavailable, "the watcher is not installed",
                        "(watch) the touchgate-watch executable is neither beside touchgate nor in ../libexec/touchgate/"),
         ExitStatusSpec(.internalError, .internalError, "internal error", "internal error"),
         ExitStatusSpec(.store, .store, "the store cannot be used", "the store cannot be used: unreadable, not a database, damaged, insecure, of a newer "
-            + "or foreign schema, or not the store --store-id names"),
+            + "or foreign schema, or not the store --store-id names; or (status, config) /etc/touchgate.conf cannot be used: "
+            + "not root's, writable by others, unreadable or malformed"),
         ExitStatusSpec(.watcherRunning, .watcherRunning, "a watcher already runs", "(watch) a watcher already runs for the user and store"),
     ]
 

@@ -100,9 +100,11 @@ extension Runner {
     func reset(_ options: EvaluationOptions) throws -> ExitCode {
         // Before the store is opened: root acting on a user's store becomes that user to open it.
         let root = geteuid() == 0
+        let actor = invokingActor()
         let store = try openStore()
         let name = try user
-        let error = try settingChanges(store: store, options: options).reset(reason: options.reason, callerIsRoot: root)
+        try checkLedgerUser(name, in: store)
+        let error = try settingChanges(store: store, options: options).reset(reason: options.reason, callerIsRoot: root, actor: actor)
         if error == nil, !invocation.json { writeLine(STDOUT_FILENO, "counters reset for \(name)") }
         return outcome(error, policy: "reset")
     }

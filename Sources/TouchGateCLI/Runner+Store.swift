@@ -10,6 +10,7 @@ extension Runner {
         try actAsTheUserWhoseStoreThisIs(path)
         let store = try Store(path: path, expectedID: invocation.storeID, clock: clock)
         if let notice = newStoreNotice(store) { printError(notice) }
+        try reportSystemPolicyProblem(of: store)
         return store
     }
 
@@ -45,11 +46,19 @@ extension Runner {
             + "and the integration does not read a new one; generate it again (touchgate tmux-conf, touchgate shell-init)"
     }
 
+    /// `status`: one user's state; with `--system`, the ledger's (no lock, enrollment, sessions
+    /// or watcher there), and without a user every user of the ledger with a failure counted.
     func status() throws -> ExitCode {
         let store = try openStore()
+        if invocation.system, (invocation.user ?? environment["TOUCHGATE_USER"] ?? "").isEmpty {
+            return try ledgerStatus(store)
+        }
         let name = try user
+        try checkLedgerUser(name, in: store)
         let record = try store.user(name)
-        let configuration = try store.configuration(user: name)
+        let stored = try store.storedConfiguration(user: name)
+        let configuration = store.systemPolicy.effective(stored)
+        let overridden = store.systemPolicy.overridden(in: stored)
         let lockout = LockoutPolicy(configuration: configuration)
         let lockedOut = lockout.biometricLockedOut(failures: record.biometricFailures)
         let now = store.clock.now
@@ -64,54 +73,85 @@ extension Runner {
         })
         let schemaVersion = try store.schemaVersion()
         let storeID = try store.storeID()
-        let watcher = WatcherLock.holder(store: store.path, user: name)
-        let json = JSONValue.object([
-            ("user", .string(name)),
-            ("store", .string(store.path)),
-            ("storeId", .string(storeID)),
-            ("enabled", .bool(record.enabled)),
-            ("enrolled", .bool(record.enrolled)),
-            ("domainState", record.domainState.map(JSONValue.string) ?? .null),
+        // The ledger has no lock to turn on, no enrollment, no sessions and no watcher.
+        let ledger = invocation.system
+        let watcher = ledger ? nil : WatcherLock.holder(store: store.path, user: name)
+        var members: [(String, JSONValue)] = [("user", .string(name)), ("store", .string(store.path)), ("storeId", .string(storeID))]
+        if !ledger {
+            members += [("enabled", .bool(record.enabled)), ("enrolled", .bool(record.enrolled)),
+                        ("domainState", record.domainState.map(JSONValue.string) ?? .null)]
+        }
+        members += [
             ("biometricFailures", .int(record.biometricFailures)),
             ("biometryLockedOut", .bool(lockedOut)),
             ("passcodeFailures", .int(record.passcodeFailures)),
             ("retryAfterSeconds", wait.map(JSONValue.int) ?? .null),
-        ] + (try attemptsLeft(store: store, user: name)) + [
-            ("schemaVersion", .int(schemaVersion)),
-            ("sessions", sessionList),
-            ("watcher", watcher.map { .int(Int($0)) } ?? .null),
-        ])
+        ] + (try attemptsLeft(store: store, user: name)) + [("schemaVersion", .int(schemaVersion))]
+        if !ledger { members += [("sessions", sessionList), ("watcher", watcher.map { .int(Int($0)) } ?? .null)] }
+        if !overridden.isEmpty { members.append(("systemPolicy", systemPolicyNote(overridden, stored: stored))) }
         var text = """
             user:               \(name)
             store:              \(store.path)
             store id:           \(storeID)
-            lock:               \(record.enabled ? "on" : "off")
-            enrolled:           \(record.enrolled ? "yes" : "no")
+            """
+        if !ledger {
+            text += """
+
+                lock:               \(record.enabled ? "on" : "off")
+                enrolled:           \(record.enrolled ? "yes" : "no")
+                """
+        }
+        text += """
+
             biometric failures: \(record.biometricFailures)\(lockedOut ? " (locked out: use the passcode)" : "")
             passcode failures:  \(record.passcodeFailures)\(wait.map { " (next try in \($0) s)" } ?? "")
             schema version:     \(schemaVersion)
-            watcher:            \(watcher.map { "running (pid \($0))" } ?? "none")
             """
-        for session in sessions {
+        if !ledger { text += "\nwatcher:            \(watcher.map { "running (pid \($0))" } ?? "none")" }
+        for key in overridden {
+            text += "\n" + overriddenLine(key, stored: stored, effective: configuration)
+        }
+        for session in sessions where !ledger {
             text += "\nsession \(session.id): \(session.lifecycle.state.rawValue)\(session.lifecycle.locked ? ", locked" : "")"
         }
-        emit(json, text: text)
+        emit(.object(members), text: text)
         return .success
+    }
+
+    /// `{"file": "/etc/touchgate.conf", "overridden": {KEY: stored value}}`: the keys whose
+    /// stored value is weaker than the system policy allows, so the file's is in effect.
+    func systemPolicyNote(_ keys: [Configuration.Key], stored: Configuration) -> JSONValue {
+        .object([("file", .string(SystemPolicy.path)),
+                 ("overridden", .object(keys.map { ($0.rawValue, stored.jsonValue(of: $0)) }))])
+    }
+
+    /// `# grace-seconds=300 is stored, weaker than /etc/touchgate.conf allows: 60 is in effect`.
+    func overriddenLine(_ key: Configuration.Key, stored: Configuration, effective: Configuration) -> String {
+        "# \(key.rawValue)=\(stored.value(of: key)) is stored, weaker than \(SystemPolicy.path) allows: "
+            + "\(effective.value(of: key)) is in effect"
     }
 
     /// `config get`: the settings of one user (`--user`, `TOUCHGATE_USER`, the invoking user).
     func configGet(_ key: Configuration.Key?) throws -> ExitCode {
         let name = try user
-        let configuration = try openStore().configuration(user: name)
+        let store = try openStore()
+        try checkLedgerUser(name, in: store)
+        let stored = try store.storedConfiguration(user: name)
+        let configuration = store.systemPolicy.effective(stored)
         let keys = key.map { [$0] } ?? Configuration.Key.allCases
+        let overridden = store.systemPolicy.overridden(in: stored).filter(keys.contains)
         if invocation.json {
             writeLine(STDOUT_FILENO, JSONValue.object([("user", .string(name))]
-                + keys.map { ($0.rawValue, configuration.jsonValue(of: $0)) }).rendered)
+                + keys.map { ($0.rawValue, configuration.jsonValue(of: $0)) }
+                + (overridden.isEmpty ? [] : [("systemPolicy", systemPolicyNote(overridden, stored: stored))])).rendered)
         } else if let key {
             writeLine(STDOUT_FILENO, TerminalText.sanitized(configuration.value(of: key)))
+            // The value alone on standard output (scripts read it); why it is not the stored one, beside it.
+            if !overridden.isEmpty { printError(String(overriddenLine(key, stored: stored, effective: configuration).dropFirst(2))) }
         } else {
             writeLine(STDOUT_FILENO, "# settings of user \(name.escapedForMessage)")
             for key in keys { writeLine(STDOUT_FILENO, TerminalText.sanitized("\(key.rawValue)=\(configuration.value(of: key))")) }
+            for key in overridden { writeLine(STDOUT_FILENO, TerminalText.sanitized(overriddenLine(key, stored: stored, effective: configuration))) }
         }
         return .success
     }
@@ -119,9 +159,12 @@ extension Runner {
     /// `config set`: changes one user's setting; a bad value changes nothing; while that user's
     /// lock is on, weakening needs that user's device-owner success (``SettingChanges``).
     func configSet(_ key: Configuration.Key, _ text: String, _ options: EvaluationOptions) throws -> ExitCode {
+        // Before the store is opened: root acting on a user's store becomes that user to open it.
+        let actor = invokingActor()
         let store = try openStore()
         let name = try user
-        switch try settingChanges(store: store, options: options).set(key, to: text, reason: options.reason, actor: invokingUserName()) {
+        try checkLedgerUser(name, in: store)
+        switch try settingChanges(store: store, options: options).set(key, to: text, reason: options.reason, actor: actor) {
         case .failure(let error):
             return outcome(error, policy: AuthPolicy.deviceOwner.rawValue)
         case .success(let updated):

@@ -44,3 +44,97 @@ extension Runner {
         }
     }
 }
+
+extension Runner {
+    /// Who runs this command, as an audit entry names them: the user this process runs as; for
+    /// an administrator's command (`--system`, or root on another user's own store), then who
+    /// logged in (the login uid, `/proc/self/loginuid`, which sudo and su keep) and `SUDO_USER`
+    /// when either is there: `root (login uid 1000 alice, SUDO_USER alice)`. Read before the
+    /// store is opened (root acting on a user's store becomes that user).
+    ///
+    /// The corresponding C function is `getpwuid`.
+    func invokingActor() -> String? {
+        guard let name = invokingUserName() else { return nil }
+        guard invocation.system || storeOfUserForRoot() != nil else { return name }
+        var notes: [String] = []
+        if let bytes = fileContents("/proc/self/loginuid"),
+           let uid = UInt32(String(decoding: bytes.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)), uid != UInt32.max {
+            let login = getpwuid(uid_t(uid)).flatMap { $0.pointee.pw_name.map { String(cString: $0) } }
+            notes.append("login uid \(uid)" + (login.map { " \($0)" } ?? ""))
+        }
+        if let sudo = environment["SUDO_USER"], !sudo.isEmpty {
+            notes.append("SUDO_USER \(TerminalText.sanitized(sudo, limit: 64))")
+        }
+        return notes.isEmpty ? name : "\(name) (\(notes.joined(separator: ", ")))"
+    }
+
+    /// With `--system`, `name` must be an account or a user the ledger holds something of: a
+    /// mistyped name is an error (exit 65), never a row of zeros.
+    ///
+    /// The corresponding C function is `getpwnam`.
+    func checkLedgerUser(_ name: String, in store: Store) throws {
+        guard invocation.system, getpwnam(name) == nil, !(try store.knows(user: name)) else { return }
+        throw UsageError("unknown user '\(name.escapedForMessage)': no such account, and the ledger holds nothing of them",
+                         exitCode: .badValue)
+    }
+
+    /// A system policy that could not be used (``SystemPolicy/problem``): the settings commands
+    /// (`status`, `config`) stop with it (exit 74), since what they would show or change is not
+    /// what the file says; the others say it on standard error and go on under the strictest
+    /// defaults; the hooks, which run unattended in tmux and the shell, go on silently.
+    func reportSystemPolicyProblem(of store: Store) throws {
+        guard let problem = store.systemPolicy.problem else { return }
+        switch invocation.command {
+        case .status, .configGet, .configSet: throw UsageError(problem, exitCode: .store)
+        case .gate, .tmuxHook, .event, .shell: return
+        default: printError(problem)
+        }
+    }
+
+    /// `touchgate --system status` without a user: every user of the ledger with a failure
+    /// counted, and when each can try again, as `faillock` lists them.
+    func ledgerStatus(_ store: Store) throws -> ExitCode {
+        let now = store.clock.now
+        let schemaVersion = try store.schemaVersion()
+        let storeID = try store.storeID()
+        var rows: [(String, JSONValue)] = []
+        var lines: [String] = []
+        for record in try store.usersWithFailures() {
+            let lockout = LockoutPolicy(configuration: try store.configuration(user: record.name))
+            let lockedOut = lockout.biometricLockedOut(failures: record.biometricFailures)
+            let wait = lockout.passcodeRetryAfter(failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: now)
+            rows.append((record.name, .object([
+                ("user", .string(record.name)),
+                ("biometricFailures", .int(record.biometricFailures)),
+                ("biometryLockedOut", .bool(lockedOut)),
+                ("passcodeFailures", .int(record.passcodeFailures)),
+                ("retryAfterSeconds", wait.map(JSONValue.int) ?? .null),
+                ("retryAt", wait.map { .string(isoTime(now + Double($0))) } ?? .null),
+            ])))
+            let biometric = "\(record.biometricFailures)\(lockedOut ? " (locked out)" : "")"
+            let passcode = wait.map { "in \($0) s (\(isoTime(now + Double($0))))" } ?? "now"
+            lines.append([record.name, biometric, String(record.passcodeFailures), passcode]
+                .map { $0.padding(16) }.joined(separator: " ").trimmingTrailingSpaces)
+        }
+        let json = JSONValue.object([
+            ("store", .string(store.path)),
+            ("storeId", .string(storeID)),
+            ("schemaVersion", .int(schemaVersion)),
+            ("users", .array(rows.map(\.1))),
+        ])
+        var text = """
+            store:              \(store.path)
+            store id:           \(storeID)
+            schema version:     \(schemaVersion)
+            """
+        if lines.isEmpty {
+            text += "\nno user has a failure counted"
+        } else {
+            text += "\n" + ["USER", "BIOMETRIC", "PASSCODE", "PASSCODE AGAIN"].map { $0.padding(16) }.joined(separator: " ")
+                .trimmingTrailingSpaces
+            for line in lines { text += "\n" + line }
+        }
+        emit(json, text: text)
+        return .success
+    }
+}

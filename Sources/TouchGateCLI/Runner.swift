@@ -29,6 +29,8 @@ struct Runner {
             return fail(error.message, error.exitCode)
         } catch let error as Configuration.InvalidValue {
             return fail(error.description, .badValue)
+        } catch let error as SystemPolicy.Refusal {
+            return fail(error.description, .badValue)
         } catch let error as SessionLifecycle.InvalidTransition {
             return fail(error.description, .badValue)
         } catch {

@@ -90,4 +90,178 @@ struct SystemStoreCommandTests {
         #expect(none.stderr.contains("has no touchgate store"), "\(none)")
         #expect(!FileManager.default.fileExists(atPath: host.home("bob") + "/.local"))
     }
+
+    @Test func withoutAUserStatusListsEveryUserWithFailuresAndWhenEachCanTryAgain() throws {
+        let host = try PAMHost()
+        let empty = try touchgate(host, ["--system", "status"])
+        #expect(empty.status == 0 && empty.stdout.contains("no user has a failure counted"), "\(empty)")
+        // alice waits 60 s after one wrong password; bob has nothing counted and is not listed.
+        let delays = try touchgate(host, ["--system", "config", "set", "passcode-delays", "0,60", "--user", "alice"])
+        #expect(delays.status == 0, "\(delays)")
+        _ = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: "wrong\n")
+        let listing = try touchgate(host, ["--system", "--json", "status"])
+        JSONContractTests.check("status", listing)
+        let users = try #require(listing.json?["users"] as? [[String: Any]], "\(listing)")
+        #expect(users.count == 1, "\(listing)")
+        #expect(users.first?["user"] as? String == "alice")
+        #expect(users.first?["passcodeFailures"] as? Int == 1)
+        let wait = try #require(users.first?["retryAfterSeconds"] as? Int, "\(listing)")
+        #expect((1...60).contains(wait), "\(listing)")
+        #expect((users.first?["retryAt"] as? String)?.hasSuffix("Z") == true, "\(listing)")
+        #expect(listing.json?["user"] == nil && listing.json?["enabled"] == nil, "\(listing)")
+        let text = try touchgate(host, ["--system", "status"])
+        #expect(text.status == 0, "\(text)")
+        let row = try #require(text.stdout.split(separator: "\n").first { $0.hasPrefix("alice ") }, "\(text)")
+        #expect(row.contains(" in ") && row.contains(" s ("), "\(text)")
+        #expect(!text.stdout.contains("bob"), "\(text)")
+    }
+
+    @Test func theLedgersStatusShowsNoLockEnrollmentSessionsOrWatcher() throws {
+        let host = try PAMHost()
+        let status = try touchgate(host, ["--system", "--json", "status", "--user", "alice"])
+        JSONContractTests.check("status", status)
+        for key in ["enabled", "enrolled", "domainState", "sessions", "watcher"] {
+            #expect(status.json?[key] == nil, "\(key): \(status)")
+        }
+        let text = try touchgate(host, ["--system", "status", "--user", "alice"])
+        #expect(text.status == 0, "\(text)")
+        for field in ["lock:", "enrolled:", "watcher:", "session "] {
+            #expect(!text.stdout.contains(field), "\(field): \(text)")
+        }
+        #expect(text.stdout.contains("passcode failures:"), "\(text)")
+    }
+
+    @Test func anUnknownUserIsAnErrorNotARowOfZeros() throws {
+        let host = try PAMHost()
+        for arguments in [["status"], ["reset"], ["config", "get"], ["config", "set", "grace-seconds", "0"]] {
+            let result = try touchgate(host, ["--system"] + arguments + ["--user", "nosuchuser"])
+            #expect(result.status == 65, "\(arguments): \(result)")
+            #expect(result.stderr == "touchgate: unknown user 'nosuchuser': no such account, and the ledger holds nothing of them\n",
+                    "\(arguments): \(result)")
+        }
+        #expect(try host.ledger("SELECT count(*) FROM users WHERE name = 'nosuchuser'") == "0")
+        // A name the ledger holds (an account since removed) is still the administrator's to see.
+        _ = try host.ledger("INSERT INTO users (name, passcode_failures) VALUES ('gone', 3)")
+        let gone = try touchgate(host, ["--system", "--json", "status", "--user", "gone"])
+        #expect(gone.status == 0 && gone.json?["passcodeFailures"] as? Int == 3, "\(gone)")
+    }
+
+    @Test func anAdministratorsResetNamesWhoRanIt() throws {
+        let host = try PAMHost()
+        _ = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: "wrong\n")
+        // As sudo leaves it: the login uid of who logged in (alice), SUDO_USER.
+        let reset = try host.script("""
+            echo \(PAMHost.uid) > /proc/self/loginuid || exit 99
+            exec /usr/bin/env -i PATH=/usr/bin:/bin HOME=\(host.path)/roothome SUDO_USER=alice \(TestEnvironment.binary) --system reset --user alice
+            """)
+        #expect(reset.status == 0, "\(reset)")
+        let log = try touchgate(host, ["--system", "--json", "log"])
+        let entries = try #require(log.json?["entries"] as? [[String: Any]], "\(log)")
+        let entry = try #require(entries.last { $0["policy"] as? String == "reset" }, "\(log)")
+        let change = try #require(entry["change"] as? [String: Any], "\(log)")
+        #expect(change["by"] as? String == "root (login uid \(PAMHost.uid) alice, SUDO_USER alice)", "\(log)")
+        #expect(change["key"] as? String == "counters" && change["old"] as? String == "biometric-failures=0 passcode-failures=1", "\(log)")
+    }
+
+    // MARK: - /etc/touchgate.conf
+
+    @Test func aValueWeakerThanTheSystemPolicyIsRefusedNamingTheFileAndTheKey() throws {
+        let host = try PAMHost()
+        try host.systemPolicy("# the administrator's limits\nmax-biometric-failures = 3\ngrace-seconds = 60\n")
+        let weaker = try touchgate(host, ["--system", "config", "set", "max-biometric-failures", "4", "--user", "alice"])
+        #expect(weaker.status == 65, "\(weaker)")
+        #expect(weaker.stderr == "touchgate: /etc/touchgate.conf: max-biometric-failures = 3 is the weakest allowed; '4' is weaker and refused\n",
+                "\(weaker)")
+        let stricter = try touchgate(host, ["--system", "config", "set", "max-biometric-failures", "2", "--user", "alice"])
+        #expect(stricter.status == 0, "\(stricter)")
+        // A user's own store too.
+        let own = try touchgate(host, ["config", "set", "grace-seconds", "61"], asUser: true, home: host.home("alice"))
+        #expect(own.status == 65 && own.stderr.contains("/etc/touchgate.conf: grace-seconds = 60"), "\(own)")
+        let allowed = try touchgate(host, ["config", "set", "grace-seconds", "60"], asUser: true, home: host.home("alice"))
+        #expect(allowed.status == 0, "\(allowed)")
+    }
+
+    @Test func aStoredValueWeakerThanTheFileGivesWayToItAndSaysSo() throws {
+        let host = try PAMHost()
+        let before = try touchgate(host, ["config", "set", "grace-seconds", "600"], asUser: true, home: host.home("alice"))
+        #expect(before.status == 0, "\(before)")
+        try host.systemPolicy("grace-seconds = 60\n")
+        let get = try touchgate(host, ["config", "get"], asUser: true, home: host.home("alice"))
+        #expect(get.status == 0 && get.stdout.contains("\ngrace-seconds=60\n"), "\(get)")
+        #expect(get.stdout.contains("# grace-seconds=600 is stored, weaker than /etc/touchgate.conf allows: 60 is in effect"), "\(get)")
+        let json = try touchgate(host, ["--json", "status"], asUser: true, home: host.home("alice"))
+        JSONContractTests.check("status", json)
+        let note = try #require(json.json?["systemPolicy"] as? [String: Any], "\(json)")
+        #expect(note["file"] as? String == "/etc/touchgate.conf")
+        #expect((note["overridden"] as? [String: Any])?["grace-seconds"] as? Int == 600, "\(json)")
+        let getJSON = try touchgate(host, ["--json", "config", "get"], asUser: true, home: host.home("alice"))
+        JSONContractTests.check("config get", getJSON)
+        #expect(getJSON.json?["grace-seconds"] as? Int == 60, "\(getJSON)")
+    }
+
+    @Test func theLedgerHonoursTheFile() throws {
+        let host = try PAMHost()
+        // No wait after one wrong password by default; the file asks for 60 s.
+        try host.systemPolicy("passcode-delays = 0,60\n")
+        let first = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: "wrong\n")
+        #expect(first.status != 0, "\(first)")
+        #expect(host.calls("passcode").count == 1)
+        let second = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: PAMHost.password + "\n")
+        #expect(second.status != 0, "the helper waits as the file says: \(second)")
+        #expect(host.calls("passcode").count == 1, "the throttled try never reached PAM")
+        let status = try touchgate(host, ["--system", "--json", "status", "--user", "alice"])
+        #expect((1...60).contains(status.json?["retryAfterSeconds"] as? Int ?? 0), "\(status)")
+    }
+
+    @Test(arguments: ["not root's", "group-writable", "other-writable", "malformed", "unreadable"])
+    func aFileThatCannotBeUsedFailsClosedWithOneLineNamingIt(case name: String) throws {
+        let host = try PAMHost()
+        var expected: String
+        switch name {
+        case "not root's":
+            try host.systemPolicy("grace-seconds = 60\n", owner: uid_t(PAMHost.uid))
+            expected = "is not owned by root (owner uid \(PAMHost.uid))"
+        case "group-writable":
+            try host.systemPolicy("grace-seconds = 60\n", mode: 0o664)
+            expected = "is writable by its group or by others (mode 664)"
+        case "other-writable":
+            try host.systemPolicy("grace-seconds = 60\n", mode: 0o646)
+            expected = "is writable by its group or by others (mode 646)"
+        case "malformed":
+            try host.systemPolicy("grace-seconds = 60\ngrace-seconds: 30\n")
+            expected = "line 2: expected 'key = value', found 'grace-seconds: 30'"
+        default:
+            try host.systemPolicy("grace-seconds = 60\n", mode: 0o600)
+            expected = "cannot be read: Permission denied"
+        }
+        let line = "touchgate: system policy /etc/touchgate.conf: \(expected); until it is fixed no setting is weaker than its default\n"
+        // Root cannot be kept from reading: the unreadable file is tried by alice.
+        let asUser = name == "unreadable"
+        let home = asUser ? host.home("alice") : nil
+        for arguments in [["status"], ["config", "get"], ["config", "set", "grace-seconds", "0"]] {
+            let result = try touchgate(host, (asUser ? [] : ["--system", "--user", "alice"]) + arguments, asUser: asUser, home: home)
+            #expect(result.status == 74, "\(arguments): \(result)")
+            #expect(result.stderr == line, "\(arguments): \(result)")
+            #expect(result.stdout.isEmpty, "\(arguments): \(result)")
+        }
+        // The other commands say it and go on under the defaults.
+        let log = try touchgate(host, (asUser ? [] : ["--system"]) + ["log"], asUser: asUser, home: home)
+        #expect(log.status == 0 && log.stderr == line, "\(log)")
+    }
+
+    /// A malformed file fails closed for the PAM module's helper too: alice's ledger setting of no
+    /// waits at all gives way to the default waits (the sixth try after five wrong ones waits).
+    @Test func aMalformedFileHoldsTheLedgerToTheDefaults() throws {
+        let host = try PAMHost()
+        let none = try touchgate(host, ["--system", "config", "set", "passcode-delays", "0", "--user", "alice"])
+        #expect(none.status == 0, "\(none)")
+        try host.systemPolicy("passcode-delays 0\n")
+        for _ in 0..<5 {
+            _ = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: "wrong\n")
+        }
+        #expect(host.calls("passcode").count == 5)
+        let sixth = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: PAMHost.password + "\n")
+        #expect(sixth.status != 0, "\(sixth)")
+        #expect(host.calls("passcode").count == 5, "the default wait after five failures held the sixth try back")
+    }
 }

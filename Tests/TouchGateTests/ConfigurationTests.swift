@@ -90,4 +90,63 @@ import Testing
         let error = Configuration.InvalidValue(key: "grace-seconds", value: "1\n2", expected: "a number")
         #expect(!error.description.contains("\n"))
     }
+
+    /// For each key: a floor (the system policy's value), a value stricter than it and one weaker,
+    /// and what the weaker one is raised to.
+    static let floors: [(key: String, floor: String, stricter: String, weaker: String, raised: String)] = [
+        ("max-biometric-failures", "3", "2", "5", "3"),
+        ("biometric-tries-per-evaluation", "2", "1", "3", "2"),
+        ("passcode-tries-per-evaluation", "2", "1", "4", "2"),
+        ("passcode-delays", "0,30,60", "0,60,120,300", "0,0,0,600", "0,30,60,600"),
+        ("grace-seconds", "60", "30", "300", "60"),
+        ("reuse-seconds", "10", "0", "300", "10"),
+        ("idle-seconds", "600", "300", "0", "600"),
+        ("idle-seconds", "600", "600", "900", "600"),
+        ("passcode-service", "touchgate", "touchgate", "other-stack", "touchgate"),
+        ("biometric-service", "touchgate-biometric", "", "touchgate-u2f", "touchgate-biometric"),
+        ("log-retention", "500", "1000", "100", "500"),
+    ]
+
+    @Test func everyKeyHasAFloorCase() {
+        #expect(Set(Self.floors.map(\.key)) == Set(Configuration.Key.allCases.map(\.rawValue)))
+    }
+
+    /// ``Configuration/raise(_:toAtLeast:)`` goes the way ``Configuration/weakens(_:to:)`` does,
+    /// key by key: a stricter value is kept, a weaker one becomes the floor's, and what is left
+    /// never weakens the floor.
+    @Test(arguments: floors)
+    func raisingToAFloorKeepsAStricterValueAndReplacesAWeakerOne(
+        name: String, floorValue: String, stricterValue: String, weakerValue: String, raisedValue: String
+    ) throws {
+        let key = try #require(Configuration.Key(rawValue: name))
+        var floor = Configuration()
+        try floor.set(key, to: floorValue)
+        var stricter = Configuration()
+        try stricter.set(key, to: stricterValue)
+        var weaker = Configuration()
+        try weaker.set(key, to: weakerValue)
+        #expect(!floor.weakens(key, to: stricter), "\(name)=\(stricterValue)")
+        #expect(floor.weakens(key, to: weaker), "\(name)=\(weakerValue)")
+        var keptStricter = stricter
+        keptStricter.raise(key, toAtLeast: floor)
+        #expect(keptStricter == stricter, "\(name)=\(stricterValue)")
+        var raised = weaker
+        raised.raise(key, toAtLeast: floor)
+        #expect(raised.value(of: key) == raisedValue, "\(name)=\(weakerValue)")
+        #expect(!floor.weakens(key, to: raised), "\(name)=\(weakerValue)")
+        // The other keys are untouched.
+        for other in Configuration.Key.allCases where other != key {
+            #expect(raised.value(of: other) == weaker.value(of: other))
+        }
+    }
+
+    @Test func anIdleFloorOfZeroAllowsAnything() throws {
+        let floor = Configuration()
+        var user = Configuration()
+        try user.set(.idleSeconds, to: "900")
+        #expect(!floor.weakens(.idleSeconds, to: user))
+        var raised = user
+        raised.raise(.idleSeconds, toAtLeast: floor)
+        #expect(raised.idleSeconds == 900)
+    }
 }

@@ -93,4 +93,52 @@ import Testing
         #expect(authorizer.asked == Array(repeating: .passcode(purpose: .unenroll, reason: "remove the biometric enrollment"), count: 2))
         #expect(try !changes.store.user("alice").enrolled)
     }
+
+    /// A store opened under `policy` (the test's, not /etc/touchgate.conf) with alice's lock on.
+    static func changes(policy: String, answer: AuthError? = nil) throws -> (SettingChanges, Authorizer) {
+        let store = try Store(path: temporaryStorePath(), clock: WallClock(), migrator: .embedded,
+                              systemPolicy: try SystemPolicy(text: policy))
+        try store.setEnabled(true, user: "alice", session: nil)
+        let authorizer = Authorizer()
+        authorizer.answer = answer
+        return (SettingChanges(store: store, user: "alice", session: "s", authorize: authorizer.authorize), authorizer)
+    }
+
+    @Test func aValueWeakerThanTheSystemPolicyIsRefusedWithoutAskingAndChangesNothing() throws {
+        let (changes, authorizer) = try Self.changes(policy: "grace-seconds = 60")
+        #expect(throws: SystemPolicy.Refusal(key: .graceSeconds, value: "61", limit: "60")) {
+            try changes.set(.graceSeconds, to: "61", actor: nil)
+        }
+        #expect(authorizer.asked.isEmpty)
+        #expect(try changes.store.storedConfiguration(user: "alice").graceSeconds == 0)
+        #expect(try changes.store.auditEntries(limit: 100).allSatisfy { $0.change == nil })
+        // Up to the limit it weakens the user's lock as before: device-owner first.
+        #expect(try changes.set(.graceSeconds, to: "60", actor: nil).map(\.graceSeconds) == .success(60))
+        #expect(authorizer.asked == [.deviceOwner(reason: "weaken the touchgate lock (grace-seconds)")])
+    }
+
+    @Test func theValueInEffectDecidesWhetherAChangeWeakens() throws {
+        // The store holds 600 from before the file said 60: 60 is in effect, and 30 strengthens it.
+        let path = temporaryStorePath()
+        try Store(path: path, clock: WallClock(), migrator: .embedded, systemPolicy: .none).set(.graceSeconds, to: "600", user: "alice")
+        let store = try Store(path: path, clock: WallClock(), migrator: .embedded, systemPolicy: try SystemPolicy(text: "grace-seconds = 60"))
+        try store.setEnabled(true, user: "alice", session: nil)
+        let authorizer = Authorizer()
+        authorizer.answer = Self.refused
+        let changes = SettingChanges(store: store, user: "alice", session: "s", authorize: authorizer.authorize)
+        #expect(try store.configuration(user: "alice").graceSeconds == 60)
+        #expect(try changes.set(.graceSeconds, to: "30", actor: nil).map(\.graceSeconds) == .success(30))
+        #expect(authorizer.asked.isEmpty)
+    }
+
+    @Test func aResetRecordsWhoRanIt() throws {
+        let (changes, _) = try Self.changes(lockOn: true)
+        _ = try changes.store.admitAttempt(.passcode, user: "alice", session: nil, purpose: .passcode, configuration: Configuration())
+        #expect(try changes.reset(callerIsRoot: true, actor: "root (login uid 1000 carol, SUDO_USER carol)") == nil)
+        let entry = try #require(try changes.store.auditEntries(limit: 100).last)
+        #expect(entry.policy == "reset")
+        #expect(entry.change == SettingChange(key: "counters", oldValue: "biometric-failures=0 passcode-failures=1",
+                                              newValue: "biometric-failures=0 passcode-failures=0",
+                                              actor: "root (login uid 1000 carol, SUDO_USER carol)"))
+    }
 }

@@ -6,6 +6,9 @@
 #
 #   DIR/pam.d                  over /etc/pam.d (the test's copy, with its stacks)
 #   DIR/passwd, group, shadow, sudoers   over the files of /etc, each when it exists
+#   DIR/touchgate.conf         copied with its owner and mode to /etc/touchgate.conf, the system
+#                              policy, on an overlay of /etc whose changes live in a private
+#                              tmpfs (the machine has no such file to bind-mount over)
 #   DIR/ledger                 over /var/lib/touchgate (on an overlay of /var/lib whose changes
 #                              live in the private /run: the machine's /var/lib is never written)
 #   DIR/touchgate-pam-helper   copied to /run/touchgate/touchgate-pam-helper (root-owned, 0755,
@@ -22,6 +25,14 @@ fi
 unset TOUCHGATE_PAM_HOST_NAMESPACE
 dir=${1:?usage: pam-host.bash DIR COMMAND...}
 shift
+if [ -e "$dir/touchgate.conf" ]; then
+    mkdir -p "$dir/.etc-overlay"
+    mount -t tmpfs -o mode=700 tmpfs "$dir/.etc-overlay"
+    mkdir "$dir/.etc-overlay/upper" "$dir/.etc-overlay/work"
+    mount -t overlay overlay -o "lowerdir=/etc,upperdir=$dir/.etc-overlay/upper,workdir=$dir/.etc-overlay/work" /etc
+    rm -rf /etc/touchgate.conf
+    cp -a "$dir/touchgate.conf" /etc/touchgate.conf
+fi
 mount --bind "$dir/pam.d" /etc/pam.d
 for file in passwd group shadow sudoers; do
     if [ -e "$dir/$file" ]; then mount --bind "$dir/$file" "/etc/$file"; fi

@@ -49,28 +49,34 @@ public struct SettingChanges {
         return Toggle(error: error, enabled: try store.user(user).enabled, already: false)
     }
 
-    /// `config set KEY VALUE`: the settings as they are afterwards, or why the change was
-    /// refused. A value that does not validate throws ``Configuration/InvalidValue`` and
-    /// changes nothing.
+    /// `config set KEY VALUE`: the settings in effect afterwards, or why the change was
+    /// refused. A value that does not validate throws ``Configuration/InvalidValue``, one weaker
+    /// than `/etc/touchgate.conf` allows throws ``SystemPolicy/Refusal``; either changes nothing.
+    ///
+    /// Whether the change weakens the lock is judged on the values in effect (the system
+    /// policy's where the store holds a weaker one).
     public func set(_ key: Configuration.Key, to text: String, reason: String? = nil, actor: String?) throws -> Result<Configuration, AuthError> {
-        let current = try store.configuration(user: user)
-        var updated = current
+        let stored = try store.storedConfiguration(user: user)
+        var updated = stored
         try updated.set(key, to: text)
-        if try store.user(user).enabled, current.weakens(key, to: updated),
+        try store.systemPolicy.check(key, in: updated)
+        let policy = store.systemPolicy
+        if try store.user(user).enabled, policy.effective(stored).weakens(key, to: policy.effective(updated)),
            let error = try authorize(.deviceOwner(reason: reason ?? "weaken the touchgate lock (\(key.rawValue))")) {
             return .failure(error)
         }
         try store.save(key, from: updated, user: user, session: session, actor: actor)
-        return .success(updated)
+        return .success(policy.effective(updated))
     }
 
     /// `reset`: clears lockout and throttling after the passcode; `callerIsRoot` (the process
     /// ran as root when it started, before it became the user to open the store) needs none.
-    public func reset(reason: String? = nil, callerIsRoot: Bool) throws -> AuthError? {
+    /// `actor`, who asked, is in the audit entry.
+    public func reset(reason: String? = nil, callerIsRoot: Bool, actor: String? = nil) throws -> AuthError? {
         if !callerIsRoot, let error = try authorize(.passcode(purpose: .reset, reason: reason ?? "reset the lockout counters")) {
             return error
         }
-        try store.resetCounters(user: user, session: session)
+        try store.resetCounters(user: user, session: session, actor: actor)
         return nil
     }
 

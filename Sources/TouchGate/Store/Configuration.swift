@@ -157,6 +157,34 @@ public struct Configuration: Equatable, Sendable {
         }
     }
 
+    /// Makes `key` at least as strict as `floor`'s value of it: the value a user holds when
+    /// `/etc/touchgate.conf` (``SystemPolicy``) sets `floor` as the weakest allowed.
+    ///
+    /// Defined next to ``weakens(_:to:)``, key by key, in the same direction: afterwards
+    /// `floor.weakens(key, to: self)` is false, and a value that did not weaken is kept.
+    /// More tries, a longer grace or reuse window, a later idle relock (or none), a shorter
+    /// passcode wait, fewer audit entries kept are weaker; a service other than the floor's is
+    /// weaker (the biometric factor turned off is not).
+    public mutating func raise(_ key: Key, toAtLeast floor: Configuration) {
+        switch key {
+        case .maxBiometricFailures: maxBiometricFailures = min(maxBiometricFailures, floor.maxBiometricFailures)
+        case .biometricTriesPerEvaluation: biometricTriesPerEvaluation = min(biometricTriesPerEvaluation, floor.biometricTriesPerEvaluation)
+        case .passcodeTriesPerEvaluation: passcodeTriesPerEvaluation = min(passcodeTriesPerEvaluation, floor.passcodeTriesPerEvaluation)
+        case .graceSeconds: graceSeconds = min(graceSeconds, floor.graceSeconds)
+        case .reuseSeconds: reuseSeconds = min(reuseSeconds, floor.reuseSeconds)
+        case .idleSeconds:
+            // 0 is off, the weakest: a floor of 0 allows anything, a floor of N allows 1...N.
+            if floor.idleSeconds != 0 { idleSeconds = idleSeconds == 0 ? floor.idleSeconds : min(idleSeconds, floor.idleSeconds) }
+        case .passcodeDelays:
+            // Each wait at least the floor's; both lists repeat their last entry, so the longer length suffices.
+            let count = max(passcodeDelays.count, floor.passcodeDelays.count)
+            passcodeDelays = (0..<count).map { max(passcodeDelay(afterFailures: $0), floor.passcodeDelay(afterFailures: $0)) }
+        case .passcodeService: passcodeService = floor.passcodeService
+        case .biometricService: if !biometricService.isEmpty { biometricService = floor.biometricService }
+        case .logRetention: logRetention = max(logRetention, floor.logRetention)
+        }
+    }
+
     /// Seconds to wait before the next passcode attempt after `failures` consecutive failures.
     public func passcodeDelay(afterFailures failures: Int) -> Int {
         guard let last = passcodeDelays.last else { return 0 }

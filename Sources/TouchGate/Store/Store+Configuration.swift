@@ -1,9 +1,18 @@
 extension Store {
-    /// `user`'s settings, with defaults for keys never set for them.
+    /// `user`'s settings in effect: what the store holds (``storedConfiguration(user:)``) made
+    /// at least as strict as `/etc/touchgate.conf` allows (``SystemPolicy/effective(_:)``).
+    ///
+    /// Every reader of a setting comes here (evaluations, the gate, the PAM module's helper on
+    /// the ledger), so none can act on a value the system policy does not allow.
+    public func configuration(user: String) throws(StoreError) -> Configuration {
+        systemPolicy.effective(try storedConfiguration(user: user))
+    }
+
+    /// `user`'s settings as the store holds them, with defaults for keys never set for them.
     ///
     /// Applied row by row in key order, so that of two bad values the same one is always
     /// reported (a dictionary's order changes from one process to the next).
-    public func configuration(user: String) throws(StoreError) -> Configuration {
+    public func storedConfiguration(user: String) throws(StoreError) -> Configuration {
         try perform {
             var configuration = Configuration()
             for row in try database.rows("SELECT key, value FROM user_config WHERE user = ? ORDER BY key", .text(user)) {
@@ -46,14 +55,15 @@ extension Store {
     /// device-owner check for a change that weakens the lock, which is the caller's to make).
     ///
     /// A test sets up its lockout policy with this: `try store.set(.passcodeDelays, to: "0,0,60", user: "alice")`.
-    /// - Throws: ``Configuration/InvalidValue`` (nothing is stored), or ``StoreError``.
+    /// - Throws: ``Configuration/InvalidValue`` or ``SystemPolicy/Refusal`` (nothing is stored), or ``StoreError``.
     /// - Returns: the value it replaced.
     @discardableResult
     public func set(
         _ key: Configuration.Key, to text: String, user: String, session: String? = nil, actor: String? = nil
     ) throws -> String {
-        var configuration = try configuration(user: user)
+        var configuration = try storedConfiguration(user: user)
         try configuration.set(key, to: text)
+        try systemPolicy.check(key, in: configuration)
         return try save(key, from: configuration, user: user, session: session, actor: actor)
     }
 }

@@ -10,6 +10,7 @@ extension Store {
 
     /// Deletes `user`'s audit entries beyond their `log-retention` newest, except `pending` ones
     /// younger than ``pendingRetentionSeconds``. Runs inside the caller's write transaction.
+    /// The system policy's `log-retention`, when it sets one, is the fewest kept.
     ///
     /// Bounded: in the steady state it deletes the one entry the caller's insert pushed out,
     /// found through the `audit_by_user` index.
@@ -19,7 +20,9 @@ extension Store {
                 SELECT id FROM audit WHERE user = ?1 ORDER BY id DESC LIMIT 1 OFFSET max(?3, coalesce(
                     (SELECT CAST(value AS INTEGER) FROM user_config WHERE user = ?1 AND key = 'log-retention'), ?4)))
             """, .text(user), .real(clock.now - Self.pendingRetentionSeconds),
-            .integer(Int64(Configuration.minimumLogRetention)), .integer(Int64(Configuration().logRetention)))
+            .integer(Int64(max(Configuration.minimumLogRetention,
+                               systemPolicy.keys.contains(.logRetention) ? systemPolicy.limits.logRetention : 0))),
+            .integer(Int64(Configuration().logRetention)))
     }
 
     /// Deletes session rows that ended (`notRunning`) or were not changed for

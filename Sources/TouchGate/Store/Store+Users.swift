@@ -23,6 +23,24 @@ extension Store {
         return record
     }
 
+    /// The users with a failure counted (a biometric lockout or passcode throttling among
+    /// them), by name: what `touchgate --system status` lists, as `faillock` does.
+    public func usersWithFailures() throws(StoreError) -> [UserRecord] {
+        try perform {
+            try database.rows("SELECT name FROM users WHERE biometric_failures > 0 OR passcode_failures > 0 ORDER BY name")
+                .compactMap { $0[0].string }.map(readUser)
+        }
+    }
+
+    /// Whether the store holds anything of `name`: a record or a setting.
+    public func knows(user name: String) throws(StoreError) -> Bool {
+        try perform {
+            try database.scalar("""
+                SELECT EXISTS (SELECT 1 FROM users WHERE name = ?1) OR EXISTS (SELECT 1 FROM user_config WHERE user = ?1)
+                """, .text(name))?.int == 1
+        }
+    }
+
     private func ensureUser(_ name: String) throws {
         try database.run("INSERT INTO users (name) VALUES (?) ON CONFLICT (name) DO NOTHING", .text(name))
     }
@@ -58,18 +76,25 @@ extension Store {
         }
     }
 
-    /// Clears the biometric lockout and the passcode throttling of `user` (local and remote).
-    public func resetCounters(user: String, session: String?) throws(StoreError) {
+    /// Clears the biometric lockout and the passcode throttling of `user` (local and remote);
+    /// the audit entry records what was cleared and `actor`, who cleared it (for an
+    /// administrator: who they logged in as and who ran sudo), as the change of the key `counters`.
+    public func resetCounters(user: String, session: String?, actor: String? = nil) throws(StoreError) {
         try perform {
             try database.transaction(.immediate) {
                 try ensureUser(user)
+                let before = try readUser(user)
                 try database.run("""
                     UPDATE users SET biometric_failures = 0, passcode_failures = 0, last_passcode_failure = NULL
                     WHERE name = ?
                     """, .text(user))
                 // And the remote hosts' passcode budget (migration 0006).
                 try database.run("DELETE FROM remote_passcode_tries WHERE name = ?", .text(user))
-                try appendAudit(user: user, session: session, policy: .reset, factor: .setting, outcome: .reset)
+                try appendAudit(user: user, session: session, policy: .reset, factor: .setting, outcome: .reset,
+                                change: SettingChange(
+                                    key: "counters",
+                                    oldValue: "biometric-failures=\(before.biometricFailures) passcode-failures=\(before.passcodeFailures)",
+                                    newValue: "biometric-failures=0 passcode-failures=0", actor: actor))
             }
         }
     }

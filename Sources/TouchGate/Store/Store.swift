@@ -12,6 +12,9 @@ public final class Store {
     let database: Database
     /// The time every decision about this store's sessions and counters reads (one per process).
     public let clock: any Clock
+    /// The limits of `/etc/touchgate.conf`, read when the store was opened: every setting read
+    /// from this store is made at least as strict (``configuration(user:)``).
+    public let systemPolicy: SystemPolicy
 
     /// How long the write-ahead log grows before a commit folds it into the file: an `auth`
     /// adds about six pages, and every process that opens the store alone reads the whole log.
@@ -39,9 +42,14 @@ public final class Store {
         try self.init(path: path, clock: clock, migrator: .embedded, expectedID: expectedID)
     }
 
-    init(path: String, clock: any Clock, migrator: DatabaseMigrator, expectedID: String? = nil) throws(StoreError) {
+    /// `systemPolicy`: the installed one (``SystemPolicy/installed()``) unless a test gives another.
+    init(
+        path: String, clock: any Clock, migrator: DatabaseMigrator, expectedID: String? = nil,
+        systemPolicy: SystemPolicy = .installed()
+    ) throws(StoreError) {
         self.path = path
         self.clock = clock
+        self.systemPolicy = systemPolicy
         if let expectedID {
             var info = stat()
             if stat(path, &info) != 0, errno == ENOENT {
