@@ -21,7 +21,8 @@ public enum CommandTable {
                 + "failure counters, throttling, the sessions the store knows and the watcher running for the user and store, "
                 + "and each setting whose stored value is weaker than /etc/touchgate.conf allows (the file's is in effect). "
                 + "With --system: the ledger's counters for --user NAME (no lock, enrollment, sessions or watcher: the ledger "
-                + "has none), an unknown user exiting 65; without --user, every user of the ledger with a failure counted "
+                + "has none) and the remote hosts' passcode count, a budget apart from the local keyboard's; an unknown user "
+                + "exiting 65; without --user, every user of the ledger with a failure counted (locally or by remote hosts) "
                 + "and when each can try the passcode again.",
             jsonKeys: ["user (when a user is shown: not --system without --user)", "store", "storeId",
                        "enabled (when not --system)", "enrolled (when not --system)", "domainState (when not --system)",
@@ -31,8 +32,11 @@ public enum CommandTable {
                        "passcodeDelaySeconds (when a user is shown: the wait after those passcode tries)", "schemaVersion",
                        "sessions (when not --system: [{id, state, locked}])", "watcher (when not --system: pid or null)",
                        "systemPolicy (when a stored value is weaker than /etc/touchgate.conf allows: {file, overridden: {KEY: stored value}})",
+                       "remotePasscodeFailures (when --system with a user: remote hosts' passcode failures, a budget of their own)",
+                       "remoteRetryAfterSeconds (when --system with a user: the remote hosts' wait, or null)",
                        "users (when --system without --user: [{user, biometricFailures, biometryLockedOut, passcodeFailures, "
-                        + "retryAfterSeconds, retryAt}], each user with a failure counted)"],
+                        + "retryAfterSeconds, retryAt, remotePasscodeFailures, remoteRetryAfterSeconds}], each user with a "
+                        + "failure counted, locally or by remote hosts)"],
             exits: [.badValue, .store]
         ) { _ throws(UsageError) in .status },
         CommandSpec(

@@ -87,6 +87,15 @@ extension Runner {
             ("passcodeFailures", .int(record.passcodeFailures)),
             ("retryAfterSeconds", wait.map(JSONValue.int) ?? .null),
         ] + (try attemptsLeft(store: store, user: name)) + [("schemaVersion", .int(schemaVersion))]
+        // The ledger counts remote hosts' passcode tries apart (docs/security.md).
+        let remote = ledger ? try store.remoteUser(name) : nil
+        let remoteWait = remote.flatMap {
+            lockout.passcodeRetryAfter(failures: $0.passcodeFailures, lastFailure: $0.lastPasscodeFailure, now: now)
+        }
+        if let remote {
+            members += [("remotePasscodeFailures", .int(remote.passcodeFailures)),
+                        ("remoteRetryAfterSeconds", remoteWait.map(JSONValue.int) ?? .null)]
+        }
         if !ledger { members += [("sessions", sessionList), ("watcher", watcher.map { .int(Int($0)) } ?? .null)] }
         if !overridden.isEmpty { members.append(("systemPolicy", systemPolicyNote(overridden, stored: stored))) }
         var text = """
@@ -105,6 +114,12 @@ extension Runner {
 
             biometric failures: \(record.biometricFailures)\(lockedOut ? " (locked out: use the passcode)" : "")
             passcode failures:  \(record.passcodeFailures)\(wait.map { " (next try in \($0) s)" } ?? "")
+            """
+        if let remote {
+            text += "\nremote failures:    \(remote.passcodeFailures)\(remoteWait.map { " (next remote try in \($0) s)" } ?? "")"
+        }
+        text += """
+
             schema version:     \(schemaVersion)
             """
         if !ledger { text += "\nwatcher:            \(watcher.map { "running (pid \($0))" } ?? "none")" }

@@ -92,7 +92,8 @@ extension Runner {
     }
 
     /// `touchgate --system status` without a user: every user of the ledger with a failure
-    /// counted, and when each can try again, as `faillock` lists them.
+    /// counted (the local keyboard's and remote hosts' budgets apart), and when each can try
+    /// again, as `faillock` lists them.
     func ledgerStatus(_ store: Store) throws -> ExitCode {
         let now = store.clock.now
         let schemaVersion = try store.schemaVersion()
@@ -103,6 +104,9 @@ extension Runner {
             let lockout = LockoutPolicy(configuration: try store.configuration(user: record.name))
             let lockedOut = lockout.biometricLockedOut(failures: record.biometricFailures)
             let wait = lockout.passcodeRetryAfter(failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: now)
+            let remote = try store.remoteUser(record.name)
+            let remoteWait = lockout.passcodeRetryAfter(
+                failures: remote.passcodeFailures, lastFailure: remote.lastPasscodeFailure, now: now)
             rows.append((record.name, .object([
                 ("user", .string(record.name)),
                 ("biometricFailures", .int(record.biometricFailures)),
@@ -110,10 +114,14 @@ extension Runner {
                 ("passcodeFailures", .int(record.passcodeFailures)),
                 ("retryAfterSeconds", wait.map(JSONValue.int) ?? .null),
                 ("retryAt", wait.map { .string(isoTime(now + Double($0))) } ?? .null),
+                ("remotePasscodeFailures", .int(remote.passcodeFailures)),
+                ("remoteRetryAfterSeconds", remoteWait.map(JSONValue.int) ?? .null),
             ])))
             let biometric = "\(record.biometricFailures)\(lockedOut ? " (locked out)" : "")"
             let passcode = wait.map { "in \($0) s (\(isoTime(now + Double($0))))" } ?? "now"
-            lines.append([record.name, biometric, String(record.passcodeFailures), passcode]
+            let remoteAgain = remoteWait.map { "in \($0) s" } ?? "now"
+            lines.append([record.name, biometric, String(record.passcodeFailures), passcode,
+                          String(remote.passcodeFailures), remoteAgain]
                 .map { $0.padding(16) }.joined(separator: " ").trimmingTrailingSpaces)
         }
         let json = JSONValue.object([
@@ -130,7 +138,7 @@ extension Runner {
         if lines.isEmpty {
             text += "\nno user has a failure counted"
         } else {
-            text += "\n" + ["USER", "BIOMETRIC", "PASSCODE", "PASSCODE AGAIN"].map { $0.padding(16) }.joined(separator: " ")
+            text += "\n" + ["USER", "BIOMETRIC", "PASSCODE", "PASSCODE AGAIN", "REMOTE", "REMOTE AGAIN"].map { $0.padding(16) }.joined(separator: " ")
                 .trimmingTrailingSpaces
             for line in lines { text += "\n" + line }
         }

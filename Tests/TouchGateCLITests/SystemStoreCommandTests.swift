@@ -53,6 +53,28 @@ struct SystemStoreCommandTests {
         #expect(right.status == 0, "\(right)")
     }
 
+    @Test func statusShowsTheRemoteHostsBudgetApartFromTheLocalOne() throws {
+        let host = try PAMHost()
+        // Two wrong passwords from a remote host, none at the keyboard: listed, and counted apart.
+        for attempt in 1...2 {
+            _ = try host.run(["pamtester", "-I", "rhost=192.0.2.45", "tgtest", PAMHost.user, "authenticate"], input: "wrong-\(attempt)\n")
+        }
+        let listing = try touchgate(host, ["--system", "--json", "status"])
+        JSONContractTests.check("status", listing)
+        let users = try #require(listing.json?["users"] as? [[String: Any]], "\(listing)")
+        let row = try #require(users.first { $0["user"] as? String == PAMHost.user }, "\(listing)")
+        #expect(row["passcodeFailures"] as? Int == 0, "\(listing)")
+        #expect(row["remotePasscodeFailures"] as? Int == 2, "\(listing)")
+        let one = try touchgate(host, ["--system", "--json", "status", "--user", PAMHost.user])
+        JSONContractTests.check("status", one)
+        #expect(one.json?["passcodeFailures"] as? Int == 0, "\(one)")
+        #expect(one.json?["remotePasscodeFailures"] as? Int == 2, "\(one)")
+        let text = try touchgate(host, ["--system", "status", "--user", PAMHost.user])
+        #expect(text.stdout.contains("remote failures:    2"), "\(text)")
+        // A user's own store has no remote budget to show.
+        #expect(!text.stdout.contains("lock:"), "\(text)")
+    }
+
     @Test func systemGoesWithTheAdministratorsCommandsOnly() throws {
         let host = try PAMHost()
         let auth = try touchgate(host, ["--system", "auth", "--user", "alice"])

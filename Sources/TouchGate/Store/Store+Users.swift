@@ -23,12 +23,15 @@ extension Store {
         return record
     }
 
-    /// The users with a failure counted (a biometric lockout or passcode throttling among
-    /// them), by name: what `touchgate --system status` lists, as `faillock` does.
+    /// The users with a failure counted, locally or by remote hosts (a biometric lockout or
+    /// passcode throttling among them), by name: what `touchgate --system status` lists, as `faillock` does.
     public func usersWithFailures() throws(StoreError) -> [UserRecord] {
         try perform {
-            try database.rows("SELECT name FROM users WHERE biometric_failures > 0 OR passcode_failures > 0 ORDER BY name")
-                .compactMap { $0[0].string }.map(readUser)
+            try database.rows("""
+                SELECT name FROM users WHERE biometric_failures > 0 OR passcode_failures > 0
+                UNION SELECT name FROM remote_passcode_tries WHERE failures > 0
+                ORDER BY name
+                """).compactMap { $0[0].string }.map(readUser)
         }
     }
 
