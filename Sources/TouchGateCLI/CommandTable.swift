@@ -122,11 +122,12 @@ public enum CommandTable {
             "gate", summary: "cover and unlock a locked session",
             details: "Exits 0 at once when the session needs no unlock (the fast path); otherwise covers the terminal "
                 + "and asks until a success, then unlocks the session. Run by the tmux and shell integrations.",
-            options: [.session, .lock, .idleSince, .tmuxSocket], exits: [.outcome, .badValue, .store]
+            options: [.session, .lock, .idleSince, .tmuxSocket, .cancelable], exits: [.outcome, .badValue, .store]
         ) { line throws(UsageError) in
             var gate = GateOptions()
             gate.session = line.value(.session)
             gate.lockRequest = line.has(.lock)
+            gate.cancelable = line.has(.cancelable)
             if let socket = line.value(.tmuxSocket) {
                 guard socket.hasPrefix("/") else {
                     throw UsageError("invalid value '\(socket.escapedForMessage)' for --tmux-socket: expected an absolute path",
@@ -308,7 +309,7 @@ public enum CommandTable {
     /// Every option of the table, global ones first, once each (`CommandTableTests` checks that
     /// every command's options are here: a literal list, so parsing does not walk the commands).
     public static let allOptions: [OptionSpec] = globalOptions
-        + [.reason, .noInteraction, .session, .policy, .limit, .lock, .idleSince, .tmuxSocket, .unit, .man]
+        + [.reason, .noInteraction, .session, .policy, .limit, .lock, .idleSince, .tmuxSocket, .cancelable, .unit, .man]
 
     /// `usage: touchgate [options] …` for the command(s) whose first word (or name) is `word`.
     static func usageLine(of word: String) -> String {

@@ -34,6 +34,10 @@ public final class ShellOwner {
     private var signalRead: Int32 = -1
     private var exitStatus: Int32?
     private var hangUpDeadline: Double?
+    /// The owner's exit status when a gate ended it (the gate's), instead of the program's.
+    private var forcedStatus: Int32?
+    /// The line said on standard error once the program, hung up after such a gate, has ended.
+    private var giveUpMessage: String?
 
     public init(session: ShellOwnerSession) {
         self.session = session
@@ -307,7 +311,10 @@ public final class ShellOwner {
             modes.c_lflag &= ~tcflag_t(ISIG)
             tcsetattr(outer, TCSADRAIN, &modes)
         }
-        var arguments: [UnsafeMutablePointer<CChar>?] = session.gate.map { strdup($0) } + [nil]
+        // Before the program started nothing of the session can show: Ctrl-C there ends the gate,
+        // and the owner with it (exit 2), rather than clearing the line.
+        let command = session.gate + (machine.programStarted ? [] : ["--cancelable"])
+        var arguments: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { for pointer in arguments { free(pointer) } }
         var pid: pid_t = 0
         // Every signal at its default: the gate ignores Ctrl-C, Ctrl-\ and Ctrl-Z itself from its first instruction.
@@ -317,8 +324,8 @@ public final class ShellOwner {
         if status == 0 {
             gate = pid
         } else {
-            // No gate could start: the cover stays up and it is tried again.
-            gateDueAt = now + 1
+            // No gate could start (posix_spawn says so when the exec fails): as a gate that could not run.
+            gateEnded(127)
         }
     }
 
@@ -327,7 +334,7 @@ public final class ShellOwner {
         let unlocked = status == 0
         let gone = terminalGone
         if !unlocked { applyRawMode() }
-        switch machine.gateEnded(unlocked: unlocked, terminalGone: gone, now: now) {
+        switch machine.gateEnded(status: status, terminalGone: gone, now: now) {
         case .startProgram:
             applyRawMode()
             writeText(FocusReports.enable)
@@ -344,10 +351,43 @@ public final class ShellOwner {
             writeText("\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[3J"
                       + "touchgate: the gate ended without an unlock (exit \(status)); it starts again.\r\n")
             gateDueAt = now + Double(milliseconds) / 1000
+        case .exit(let code, let reason):
+            endForGood(code, reason)
+        case .hangUpProgramAndExit(let code, let reason):
+            giveUpMessage = Self.giveUpLine(code, reason)
+            forcedStatus = code
+            hangUpProgram()
         case .hangUpProgram:
             hangUp()
         case .none:
             if terminal == nil { exitStatus = exitStatus ?? 129 }
+        }
+    }
+
+    /// The owner ends with `code` (the gate's status) before the program started: the cover
+    /// comes down, the terminal's modes are put back, and one line says why on standard error.
+    private func endForGood(_ code: Int32, _ reason: ShellOwnerStateMachine.GiveUpReason) {
+        writeText("\u{1B}[?1049l")
+        releaseTerminal()
+        haveSaved = false
+        writeAll(STDERR_FILENO, Self.giveUpLine(code, reason) + "\n")
+        exitStatus = code
+    }
+
+    /// The one line that says why the owner ended after its gate.
+    static func giveUpLine(_ code: Int32, _ reason: ShellOwnerStateMachine.GiveUpReason) -> String {
+        switch reason {
+        case .cancelled:
+            return "touchgate: shell: cancelled at the gate before the session started (exit \(code))"
+        case .cannotUnlock:
+            let why = switch code {
+            case ExitCode.notInteractive.rawValue: "notInteractive: no terminal to ask at"
+            case ExitCode.usage.rawValue: "usage error"
+            case ExitCode.badValue.rawValue: "bad value"
+            case ExitCode.store.rawValue: "the store cannot be used"
+            default: "the gate cannot be run"
+            }
+            return "touchgate: shell: the gate cannot unlock this session (exit \(code), \(why)); the shell ends"
         }
     }
 
@@ -392,7 +432,14 @@ public final class ShellOwner {
         }
         if let terminal { close(terminal.master) }
         terminal = nil
-        exitStatus = status
+        exitStatus = forcedStatus ?? status
+        if let line = giveUpMessage {
+            giveUpMessage = nil
+            writeText("\u{1B}[?1049l")
+            releaseTerminal()
+            haveSaved = false
+            writeAll(STDERR_FILENO, line + "\n")
+        }
     }
 
     private func endGate() {
@@ -417,20 +464,25 @@ public final class ShellOwner {
     private func hangUp() {
         switch machine.hangUp() {
         case .hangUpProgram:
-            pendingInput.removeAll()
-            endGate()
-            if let terminal {
-                kill(terminal.program, SIGHUP)
-                kill(terminal.program, SIGCONT)
-                close(terminal.master)
-                self.terminal = PseudoTerminal(master: -1, program: terminal.program)
-                hangUpDeadline = now + 3
-            }
+            hangUpProgram()
         case .exit:
             endGate()
             exitStatus = 129
         case .none:
             break
+        }
+    }
+
+    /// Hangs the program up as at a terminal close and ends the gate; the owner then waits for the program's end.
+    private func hangUpProgram() {
+        pendingInput.removeAll()
+        endGate()
+        if let terminal {
+            kill(terminal.program, SIGHUP)
+            kill(terminal.program, SIGCONT)
+            close(terminal.master)
+            self.terminal = PseudoTerminal(master: -1, program: terminal.program)
+            hangUpDeadline = now + 3
         }
     }
 

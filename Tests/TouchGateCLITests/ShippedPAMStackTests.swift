@@ -74,11 +74,10 @@ extension FingerprintTests {
         let passwd = world.directory.appendingPathComponent("passwd").path
         let shadow = world.directory.appendingPathComponent("shadow").path
         let commonAuth = world.directory.appendingPathComponent("common-auth").path
-        // alice, whose finger fprintd knows (an included pam_fprintd would ask for it); the
-        // host's own alice, if it has one, is not in these copies.
-        let accounts = try String(contentsOfFile: "/etc/passwd", encoding: .utf8).split(separator: "\n")
-            .filter { !$0.hasPrefix("alice:") }.joined(separator: "\n")
-        try (accounts + "\nalice:x:4343:4343::/nonexistent:/bin/sh\n").write(toFile: passwd, atomically: true, encoding: .utf8)
+        // alice, whose finger fprintd knows (an included pam_fprintd would ask for it), beside
+        // root alone: none of the host's accounts (its own alice, if it has one) is in these files.
+        try (PAMHost.systemAccounts.passwd + "alice:x:4343:4343::/nonexistent:/bin/sh\n")
+            .write(toFile: passwd, atomically: true, encoding: .utf8)
         try "alice:\(hash):20000:0:99999:7:::\n".write(toFile: shadow, atomically: true, encoding: .utf8)
         chmod(shadow, 0o600)
         try Self.debianCommonAuth.write(toFile: commonAuth, atomically: true, encoding: .utf8)

@@ -20,6 +20,8 @@ import Testing
         #expect(ShellSession.runsProgramDirectly(insideTmux: true, insideOwner: false, onTerminal: true))
         #expect(ShellSession.runsProgramDirectly(insideTmux: false, insideOwner: true, onTerminal: true))
         #expect(ShellSession.runsProgramDirectly(insideTmux: false, insideOwner: false, onTerminal: false))
+        // A terminal on standard input that is not the controlling terminal (su USER -c CMD): no gate could ask there.
+        #expect(ShellSession.runsProgramDirectly(insideTmux: false, insideOwner: false, onTerminal: true, controllingTerminal: false))
     }
 
     @Test func aLaunchWhileTheLockIsOnIsLockedAndListsTheOwner() throws {

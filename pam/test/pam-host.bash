@@ -5,7 +5,7 @@
 #   pam-host.bash DIR COMMAND [ARGUMENTS...]
 #
 #   DIR/pam.d                  over /etc/pam.d (the test's copy, with its stacks)
-#   DIR/passwd, group, shadow, sudoers   over the files of /etc, each when it exists
+#   DIR/passwd, group, shadow, shells, sudoers   over the files of /etc, each when it exists
 #   DIR/ledger                 over /var/lib/touchgate (on an overlay of /var/lib whose changes
 #                              live in the private /run: the machine's /var/lib is never written)
 #   DIR/touchgate-pam-helper   copied to /run/touchgate/touchgate-pam-helper (root-owned, 0755,
@@ -23,7 +23,7 @@ unset TOUCHGATE_PAM_HOST_NAMESPACE
 dir=${1:?usage: pam-host.bash DIR COMMAND...}
 shift
 mount --bind "$dir/pam.d" /etc/pam.d
-for file in passwd group shadow sudoers; do
+for file in passwd group shadow shells sudoers; do
     if [ -e "$dir/$file" ]; then mount --bind "$dir/$file" "/etc/$file"; fi
 done
 mount -t tmpfs -o mode=755 tmpfs /run
