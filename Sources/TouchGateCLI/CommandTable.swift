@@ -176,9 +176,13 @@ public enum CommandTable {
                 + "(idle-seconds with no key, touchgate watch, a lifecycle event for it) no key reaches the program and "
                 + "none of its output reaches the screen until the gate's unlock, then its screen is drawn back. Focus "
                 + "reports drive will-resign-active and did-become-active; a hang-up ends the program. The exit status is "
-                + "the program's. Inside tmux, inside another touchgate shell, or without a terminal it runs the program "
-                + "directly.",
-            arguments: [ArgumentSpec("PROGRAM ARGS", optional: true, values: .none, rest: true)], exits: [.store]
+                + "the program's. Inside tmux, inside another touchgate shell, without a terminal, or with a terminal that "
+                + "is not its controlling terminal (su USER -c CMD) it runs the program directly. A gate that cannot unlock "
+                + "(11 notInteractive, 64, 65, 74, 126 or 127: running it again would end the same) is not run again: "
+                + "the program is hung up and the owner ends with the gate's status and one line; Ctrl-C at a gate before "
+                + "the program started ends the owner with 2 (userCancel).",
+            arguments: [ArgumentSpec("PROGRAM ARGS", optional: true, values: .none, rest: true)],
+            exits: [.outcome, .badValue, .store]
         ) { line throws(UsageError) in .shell(program: line.arguments) },
         CommandSpec(
             "shell-init", summary: "print the bash or zsh rc-file line that starts touchgate shell",

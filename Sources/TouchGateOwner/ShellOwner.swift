@@ -435,7 +435,8 @@ public final class ShellOwner {
         exitStatus = forcedStatus ?? status
         if let line = giveUpMessage {
             giveUpMessage = nil
-            writeText("\u{1B}[?1049l")
+            // Off the cover onto a cleared screen: nothing the program showed before the lock shows again.
+            writeText("\u{1B}[?1049l\u{1B}[H\u{1B}[2J\u{1B}[3J")
             releaseTerminal()
             haveSaved = false
             writeAll(STDERR_FILENO, line + "\n")

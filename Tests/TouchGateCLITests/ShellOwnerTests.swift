@@ -261,7 +261,7 @@ import TouchGate
         // Once the owner runs (it has registered: its first instruction ignored the signal
         // keys), while it starts the session and its gate. (Keys before its first instruction
         // end it with the default action of the signal: the terminal closes, and no shell ever ran.)
-        _ = try owner.owner()
+        let (session, _) = try owner.owner()
         for _ in 0..<40 { try owner.keys("C-c", "C-c", "C-\\", "C-z") }
         // The flood may have reached the gate already; else the gate is up, and Ctrl-C there ends the owner.
         try gateEventually("the owner to end at a Ctrl-C at its first gate", timeout: 30) {
@@ -272,7 +272,7 @@ import TouchGate
         #expect(try owner.exitStatus() == 2)
         #expect(try owner.screen().contains("touchgate: shell: cancelled at the gate before the session started (exit 2)"))
         #expect(!Self.exists(world, "rc-ran"), "the shell started")
-        #expect(try world.gateSessionStatus(try owner.owner().session)?.locked != false)
+        #expect(try world.gateSessionStatus(session)?.locked != false)
     }
 
     /// A gate that cannot run (the binary was deleted under the running owner, as an upgrade

@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import TouchGate
 
-@Suite struct StoreTests {
+@Suite(.removesItsFiles) struct StoreTests {
     @Test func aNewStoreIsPrivateAndComplete() throws {
         let path = temporaryStorePath()
         let store = try Store(path: path)

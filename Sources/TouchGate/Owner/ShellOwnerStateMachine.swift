@@ -117,7 +117,7 @@ public struct ShellOwnerStateMachine: Sendable {
 
     /// Whether a gate that ended with `gateStatus` (an exit status, 128 + a signal) ends the
     /// owner rather than being run again: an error that another run would repeat (11
-    /// notInteractive, 64 usage, 65 bad value, 69 unavailable, 74 store, 126 and 127: the gate
+    /// notInteractive, 64 usage, 65 bad value, 74 store, 126 and 127: the gate
     /// cannot be run), or Ctrl-C (2 userCancel) at the first gate, before the program started
     /// (the owner runs that gate with `--cancelable`). A gate killed, crashed or cancelled by the
     /// system is run again: that may not happen twice.
@@ -125,7 +125,7 @@ public struct ShellOwnerStateMachine: Sendable {
         switch gateStatus {
         case ExitCode(.userCancel).rawValue where !programStarted: .cancelled
         case ExitCode.notInteractive.rawValue, ExitCode.usage.rawValue, ExitCode.badValue.rawValue,
-             ExitCode.unavailable.rawValue, ExitCode.store.rawValue, 126, 127: .cannotUnlock
+             ExitCode.store.rawValue, 126, 127: .cannotUnlock
         default: nil
         }
     }
