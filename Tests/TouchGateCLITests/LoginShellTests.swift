@@ -39,6 +39,23 @@ import Testing
                 "\(terminal.screen.debugDescription)")
     }
 
+    /// An interactive shell that `su USER -c 'bash -i'` starts has a terminal on its standard
+    /// input but no controlling terminal: the shell-init line in its rc file does nothing there
+    /// (`touchgate shell` would run that shell directly, which would read the line again, for
+    /// ever), and the command runs.
+    @Test func theShellInitLineDoesNothingWithoutAControllingTerminal() throws {
+        let (host, _) = try Self.lockedHost()
+        let home = host.home(PAMHost.user)
+        let snippet = try host.run(Self.asUser(["shell-init", "bash"], host))
+        guard snippet.status == 0 else { throw TestFailure("shell-init: \(snippet)") }
+        try snippet.stdout.write(toFile: home + "/.bashrc", atomically: true, encoding: .utf8)
+        let terminal = try host.terminal(["su", PAMHost.user, "-c", "bash -i -c 'echo ran-$((6 * 7)); exit 3'"])
+        let status = try terminal.wait(timeout: 60)
+        #expect(status == 3, "\(terminal.screen.debugDescription)")
+        #expect(terminal.screen.contains("ran-42"), "\(terminal.screen.debugDescription)")
+        #expect(!terminal.screen.contains("touchgate:"), "\(terminal.screen.debugDescription)")
+    }
+
     /// `sudo -i -u USER CMD` (here without sudo's own pty) keeps the caller's terminal as the
     /// controlling terminal: the wrapper's gate asks there once, then the command runs.
     @Test func sudoLoginAsksOnceAtItsTerminalThenRunsTheCommand() throws {
