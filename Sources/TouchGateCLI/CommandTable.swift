@@ -178,7 +178,8 @@ public enum CommandTable {
                 + "reports drive will-resign-active and did-become-active; a hang-up ends the program. The exit status is "
                 + "the program's. Inside tmux, inside another touchgate shell, without a terminal, or with a terminal that "
                 + "is not its controlling terminal (su USER -c CMD) it runs the program directly. A gate that cannot unlock "
-                + "(11 notInteractive, 64, 65, 74, 126 or 127: running it again would end the same) is not run again: "
+                + "(11 notInteractive, 64, 65, 74, 126 or 127: running it again would end the same; or five in a row ending "
+                + "within 2 s) is not run again: "
                 + "the program is hung up and the owner ends with the gate's status and one line; Ctrl-C at a gate before "
                 + "the program started ends the owner with 2 (userCancel).",
             arguments: [ArgumentSpec("PROGRAM ARGS", optional: true, values: .none, rest: true)],

@@ -26,6 +26,8 @@ public final class ShellOwner {
     private var screen: InnerScreen
     private var focus = FocusReports()
     private var gate: pid_t?
+    /// When the running gate started (the state machine counts gates that end at once).
+    private var gateStartedAt: Double?
     private var gateDueAt: Double?
     /// Clients of the channel waiting for their answer until the cover is up.
     private var waitingClients: [Int32] = []
@@ -321,6 +323,7 @@ public final class ShellOwner {
         let status = SpawnAttributes.clean { attributes in
             posix_spawn(&pid, session.gate[0], nil, attributes, &arguments, environ)
         }
+        gateStartedAt = now
         if status == 0 {
             gate = pid
         } else {
@@ -334,7 +337,7 @@ public final class ShellOwner {
         let unlocked = status == 0
         let gone = terminalGone
         if !unlocked { applyRawMode() }
-        switch machine.gateEnded(status: status, terminalGone: gone, now: now) {
+        switch machine.gateEnded(status: status, terminalGone: gone, now: now, startedAt: gateStartedAt) {
         case .startProgram:
             applyRawMode()
             writeText(FocusReports.enable)
@@ -379,6 +382,9 @@ public final class ShellOwner {
         switch reason {
         case .cancelled:
             return "touchgate: shell: cancelled at the gate before the session started (exit \(code))"
+        case .keepsEnding:
+            return "touchgate: shell: the gate cannot unlock this session (exit \(code), "
+                + "\(ShellOwnerStateMachine.quickEndsToGiveUp) times in a row at once); the shell ends"
         case .cannotUnlock:
             let why = switch code {
             case ExitCode.notInteractive.rawValue: "notInteractive: no terminal to ask at"

@@ -61,6 +61,30 @@ import Testing
         #expect(running.output() == .recordOnly)
     }
 
+    @Test func aGateThatKeepsEndingAtOnceEndsTheOwner() {
+        var machine = Self.open()
+        _ = machine.lockRequested()
+        _ = machine.checked(locked: true, idleSeconds: 0, now: 100)
+        // Killed after a while: run again, and the count starts over.
+        #expect(machine.gateEnded(status: 137, terminalGone: false, now: 200, startedAt: 100) == .gateAgain(afterMilliseconds: 1000))
+        var now = 200.0
+        for _ in 1..<ShellOwnerStateMachine.quickEndsToGiveUp {
+            #expect(machine.gateEnded(status: 134, terminalGone: false, now: now + 0.5, startedAt: now) == .gateAgain(afterMilliseconds: 1000))
+            now += 1.5
+        }
+        #expect(machine.gateEnded(status: 134, terminalGone: false, now: now + 0.5, startedAt: now)
+                == .hangUpProgramAndExit(status: 134, reason: .keepsEnding))
+        #expect(machine.output() == .recordOnly)
+        // One slow end in between starts the count over.
+        var other = Self.open()
+        _ = other.lockRequested()
+        _ = other.checked(locked: true, idleSeconds: 0, now: 100)
+        for index in 0..<(2 * ShellOwnerStateMachine.quickEndsToGiveUp - 1) {
+            let took = index == ShellOwnerStateMachine.quickEndsToGiveUp - 1 ? 30.0 : 0.5
+            #expect(other.gateEnded(status: 134, terminalGone: false, now: 100 + took, startedAt: 100) == .gateAgain(afterMilliseconds: 1000))
+        }
+    }
+
     @Test func whichGateStatusesEndTheOwner() {
         for status: Int32 in [11, 64, 65, 74, 126, 127] {
             #expect(ShellOwnerStateMachine.endsForGood(gateStatus: status, programStarted: true) == .cannotUnlock)

@@ -113,7 +113,18 @@ public struct ShellOwnerStateMachine: Sendable {
         case cannotUnlock
         /// Ctrl-C at the first gate, before the program started.
         case cancelled
+        /// The gate ended without an unlock ``quickEndsToGiveUp`` times in a row, each within
+        /// ``quickEndSeconds`` of its start (it crashes, or something ends it at once): another
+        /// run would only loop.
+        case keepsEnding
     }
+
+    /// A gate that ends sooner than this after its start, without an unlock, ended "quickly".
+    public static let quickEndSeconds = 2.0
+    /// How many quick ends in a row end the owner.
+    public static let quickEndsToGiveUp = 5
+    /// The gates that ended quickly in a row, without an unlock.
+    private var quickEnds = 0
 
     /// Whether a gate that ended with `gateStatus` (an exit status, 128 + a signal) ends the
     /// owner rather than being run again: an error that another run would repeat (11
@@ -138,15 +149,19 @@ public struct ShellOwnerStateMachine: Sendable {
         }
     }
 
-    /// The gate ended with `status` (0: the unlock).
-    public mutating func gateEnded(status: Int32, terminalGone: Bool, now: Double) -> GateEndAction {
+    /// The gate that started at `startedAt` ended with `status` (0: the unlock).
+    public mutating func gateEnded(status: Int32, terminalGone: Bool, now: Double, startedAt: Double? = nil) -> GateEndAction {
         guard case .covered(let started) = state else { return .none }
         // The terminal is gone: ``hangUp()`` ends the owner (and the program, if it runs).
         if terminalGone { return .hangUpProgram }
         guard status == 0 else {
-            guard let reason = Self.endsForGood(gateStatus: status, programStarted: started) else {
-                return .gateAgain(afterMilliseconds: 1000)
+            var reason = Self.endsForGood(gateStatus: status, programStarted: started)
+            if reason == nil {
+                let quick = startedAt.map { now - $0 < Self.quickEndSeconds } ?? false
+                quickEnds = quick ? quickEnds + 1 : 0
+                if quickEnds >= Self.quickEndsToGiveUp { reason = .keepsEnding }
             }
+            guard let reason else { return .gateAgain(afterMilliseconds: 1000) }
             guard started else {
                 state = .ended
                 return .exit(status: status, reason: reason)
@@ -154,6 +169,7 @@ public struct ShellOwnerStateMachine: Sendable {
             state = .hangingUp
             return .hangUpProgramAndExit(status: status, reason: reason)
         }
+        quickEnds = 0
         state = .open(lastInput: now)
         return started ? .uncover : .startProgram
     }
