@@ -131,7 +131,8 @@ public struct ShellOwnerStateMachine: Sendable {
     /// notInteractive, 64 usage, 65 bad value, 74 store, 126 and 127: the gate
     /// cannot be run), or Ctrl-C (2 userCancel) at the first gate, before the program started
     /// (the owner runs that gate with `--cancelable`). A gate killed, crashed or cancelled by the
-    /// system is run again: that may not happen twice.
+    /// system is run again (that may not happen twice), unless gates keep ending at once
+    /// (``GiveUpReason/keepsEnding``, which ``gateEnded(status:terminalGone:now:startedAt:)`` counts).
     public static func endsForGood(gateStatus: Int32, programStarted: Bool) -> GiveUpReason? {
         switch gateStatus {
         case ExitCode(.userCancel).rawValue where !programStarted: .cancelled
