@@ -61,7 +61,7 @@ _touchgate() {
             "config set") options+=" --reason --no-interaction --session" ;;
             "log") options+=" --limit" ;;
             "event") options+=" --session" ;;
-            "gate") options+=" --session --lock --idle-since --tmux-socket" ;;
+            "gate") options+=" --session --lock --idle-since --tmux-socket --cancelable" ;;
             "watch") options+=" --unit" ;;
             "help") options+=" --man" ;;
         esac

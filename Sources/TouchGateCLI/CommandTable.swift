@@ -142,11 +142,12 @@ public enum CommandTable {
             "gate", summary: "cover and unlock a locked session",
             details: "Exits 0 at once when the session needs no unlock (the fast path); otherwise covers the terminal "
                 + "and asks until a success, then unlocks the session. Run by the tmux and shell integrations.",
-            options: [.session, .lock, .idleSince, .tmuxSocket], exits: [.outcome, .badValue, .store]
+            options: [.session, .lock, .idleSince, .tmuxSocket, .cancelable], exits: [.outcome, .badValue, .store]
         ) { line throws(UsageError) in
             var gate = GateOptions()
             gate.session = line.value(.session)
             gate.lockRequest = line.has(.lock)
+            gate.cancelable = line.has(.cancelable)
             if let socket = line.value(.tmuxSocket) {
                 guard socket.hasPrefix("/") else {
                     throw UsageError("invalid value '\(socket.escapedForMessage)' for --tmux-socket: expected an absolute path",
@@ -195,9 +196,14 @@ public enum CommandTable {
                 + "(idle-seconds with no key, touchgate watch, a lifecycle event for it) no key reaches the program and "
                 + "none of its output reaches the screen until the gate's unlock, then its screen is drawn back. Focus "
                 + "reports drive will-resign-active and did-become-active; a hang-up ends the program. The exit status is "
-                + "the program's. Inside tmux, inside another touchgate shell, or without a terminal it runs the program "
-                + "directly.",
-            arguments: [ArgumentSpec("PROGRAM ARGS", optional: true, values: .none, rest: true)], exits: [.store]
+                + "the program's. Inside tmux, inside another touchgate shell, without a terminal, or with a terminal that "
+                + "is not its controlling terminal (su USER -c CMD) it runs the program directly. A gate that cannot unlock "
+                + "(11 notInteractive, 64, 65, 74, 126 or 127: running it again would end the same; or five in a row ending "
+                + "within 2 s) is not run again: "
+                + "the program is hung up and the owner ends with the gate's status and one line; Ctrl-C at a gate before "
+                + "the program started ends the owner with 2 (userCancel).",
+            arguments: [ArgumentSpec("PROGRAM ARGS", optional: true, values: .none, rest: true)],
+            exits: [.outcome, .badValue, .store]
         ) { line throws(UsageError) in .shell(program: line.arguments) },
         CommandSpec(
             "shell-init", summary: "print the bash or zsh rc-file line that starts touchgate shell",
@@ -329,7 +335,7 @@ public enum CommandTable {
     /// Every option of the table, global ones first, once each (`CommandTableTests` checks that
     /// every command's options are here: a literal list, so parsing does not walk the commands).
     public static let allOptions: [OptionSpec] = globalOptions
-        + [.reason, .noInteraction, .session, .policy, .limit, .lock, .idleSince, .tmuxSocket, .unit, .man]
+        + [.reason, .noInteraction, .session, .policy, .limit, .lock, .idleSince, .tmuxSocket, .cancelable, .unit, .man]
 
     /// `usage: touchgate [options] …` for the command(s) whose first word (or name) is `word`.
     static func usageLine(of word: String) -> String {

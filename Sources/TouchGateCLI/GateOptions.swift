@@ -13,6 +13,9 @@ public struct GateOptions: Equatable, Sendable {
     /// `--tmux-socket PATH`: the socket of the session's tmux server, from tmux's lock-command,
     /// for a session the hooks have not recorded yet (its launch).
     public var tmuxSocket: String?
+    /// `--cancelable`: Ctrl-C ends the gate (userCancel) instead of clearing the line; `touchgate
+    /// shell` runs its first gate so, before its program shows anything.
+    public var cancelable = false
 
     public init() {}
 }

@@ -65,6 +65,8 @@ public struct OptionSpec: Equatable, Sendable {
         "the shell has been idle since then: idle-seconds or more count as a trip to the background")
     static let tmuxSocket = OptionSpec("--tmux-socket", value: "PATH",
         "the socket of the tmux server the session lives in (tmux's lock-command names it), to name the session and lock its clients")
+    static let cancelable = OptionSpec("--cancelable",
+        "Ctrl-C ends the gate (exit 2, userCancel) instead of clearing the line: for a session that shows nothing yet (touchgate shell's first gate)")
     static let unit = OptionSpec("--unit", "print the systemd user unit (touchgate-watch.service) instead of watching")
     static let man = OptionSpec("--man", "print the manual page touchgate(1) in roff")
 

@@ -17,7 +17,7 @@ extension Runner {
         let request = GateRequest(
             session: id, user: try user, idleSince: options.idleSince, lockRequest: options.lockRequest,
             scripted: invocation.answersFromStandardInput, kind: inPane ? .tmuxPane : .gate, remoteHost: remoteHost,
-            tmuxSocket: options.tmuxSocket)
+            tmuxSocket: options.tmuxSocket, cancelable: options.cancelable)
         let gate = GateUseCase(openStore: openStore, clock: clock, checker: credentialChecker,
                                biometricChecker: biometricChecker)
         switch try gate.run(request, in: GateTerminal(runner: self)) {

@@ -17,7 +17,9 @@ extension Runner {
         let direct = ShellSession.runsProgramDirectly(
             insideTmux: environment["TMUX"].map { !$0.isEmpty } ?? false,
             insideOwner: environment[Self.ownerVariable].map { !$0.isEmpty } ?? false,
-            onTerminal: isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0)
+            onTerminal: isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0,
+            // tcgetsid answers only for this process's controlling terminal.
+            controllingTerminal: tcgetsid(STDIN_FILENO) >= 0)
         if direct { return execProgram(path, argv) }
 
         let name = try user

@@ -26,6 +26,8 @@ public final class ShellOwner {
     private var screen: InnerScreen
     private var focus = FocusReports()
     private var gate: pid_t?
+    /// When the running gate started (the state machine counts gates that end at once).
+    private var gateStartedAt: Double?
     private var gateDueAt: Double?
     /// Clients of the channel waiting for their answer until the cover is up.
     private var waitingClients: [Int32] = []
@@ -34,6 +36,10 @@ public final class ShellOwner {
     private var signalRead: Int32 = -1
     private var exitStatus: Int32?
     private var hangUpDeadline: Double?
+    /// The owner's exit status when a gate ended it (the gate's), instead of the program's.
+    private var forcedStatus: Int32?
+    /// The line said on standard error once the program, hung up after such a gate, has ended.
+    private var giveUpMessage: String?
 
     public init(session: ShellOwnerSession) {
         self.session = session
@@ -307,18 +313,22 @@ public final class ShellOwner {
             modes.c_lflag &= ~tcflag_t(ISIG)
             tcsetattr(outer, TCSADRAIN, &modes)
         }
-        var arguments: [UnsafeMutablePointer<CChar>?] = session.gate.map { strdup($0) } + [nil]
+        // Before the program started nothing of the session can show: Ctrl-C there ends the gate,
+        // and the owner with it (exit 2), rather than clearing the line.
+        let command = session.gate + (machine.programStarted ? [] : ["--cancelable"])
+        var arguments: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { for pointer in arguments { free(pointer) } }
         var pid: pid_t = 0
         // Every signal at its default: the gate ignores Ctrl-C, Ctrl-\ and Ctrl-Z itself from its first instruction.
         let status = SpawnAttributes.clean { attributes in
             posix_spawn(&pid, session.gate[0], nil, attributes, &arguments, environ)
         }
+        gateStartedAt = now
         if status == 0 {
             gate = pid
         } else {
-            // No gate could start: the cover stays up and it is tried again.
-            gateDueAt = now + 1
+            // No gate could start (posix_spawn says so when the exec fails): as a gate that could not run.
+            gateEnded(127)
         }
     }
 
@@ -327,7 +337,7 @@ public final class ShellOwner {
         let unlocked = status == 0
         let gone = terminalGone
         if !unlocked { applyRawMode() }
-        switch machine.gateEnded(unlocked: unlocked, terminalGone: gone, now: now) {
+        switch machine.gateEnded(status: status, terminalGone: gone, now: now, startedAt: gateStartedAt) {
         case .startProgram:
             applyRawMode()
             writeText(FocusReports.enable)
@@ -344,10 +354,46 @@ public final class ShellOwner {
             writeText("\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[3J"
                       + "touchgate: the gate ended without an unlock (exit \(status)); it starts again.\r\n")
             gateDueAt = now + Double(milliseconds) / 1000
+        case .exit(let code, let reason):
+            endForGood(code, reason)
+        case .hangUpProgramAndExit(let code, let reason):
+            giveUpMessage = Self.giveUpLine(code, reason)
+            forcedStatus = code
+            hangUpProgram()
         case .hangUpProgram:
             hangUp()
         case .none:
             if terminal == nil { exitStatus = exitStatus ?? 129 }
+        }
+    }
+
+    /// The owner ends with `code` (the gate's status) before the program started: the cover
+    /// comes down, the terminal's modes are put back, and one line says why on standard error.
+    private func endForGood(_ code: Int32, _ reason: ShellOwnerStateMachine.GiveUpReason) {
+        writeText("\u{1B}[?1049l")
+        releaseTerminal()
+        haveSaved = false
+        writeAll(STDERR_FILENO, Self.giveUpLine(code, reason) + "\n")
+        exitStatus = code
+    }
+
+    /// The one line that says why the owner ended after its gate.
+    static func giveUpLine(_ code: Int32, _ reason: ShellOwnerStateMachine.GiveUpReason) -> String {
+        switch reason {
+        case .cancelled:
+            return "touchgate: shell: cancelled at the gate before the session started (exit \(code))"
+        case .keepsEnding:
+            return "touchgate: shell: the gate cannot unlock this session (exit \(code), "
+                + "\(ShellOwnerStateMachine.quickEndsToGiveUp) times in a row at once); the shell ends"
+        case .cannotUnlock:
+            let why = switch code {
+            case ExitCode.notInteractive.rawValue: "notInteractive: no terminal to ask at"
+            case ExitCode.usage.rawValue: "usage error"
+            case ExitCode.badValue.rawValue: "bad value"
+            case ExitCode.store.rawValue: "the store cannot be used"
+            default: "the gate cannot be run"
+            }
+            return "touchgate: shell: the gate cannot unlock this session (exit \(code), \(why)); the shell ends"
         }
     }
 
@@ -392,7 +438,15 @@ public final class ShellOwner {
         }
         if let terminal { close(terminal.master) }
         terminal = nil
-        exitStatus = status
+        exitStatus = forcedStatus ?? status
+        if let line = giveUpMessage {
+            giveUpMessage = nil
+            // Off the cover onto a cleared screen: nothing the program showed before the lock shows again.
+            writeText("\u{1B}[?1049l\u{1B}[H\u{1B}[2J\u{1B}[3J")
+            releaseTerminal()
+            haveSaved = false
+            writeAll(STDERR_FILENO, line + "\n")
+        }
     }
 
     private func endGate() {
@@ -417,20 +471,25 @@ public final class ShellOwner {
     private func hangUp() {
         switch machine.hangUp() {
         case .hangUpProgram:
-            pendingInput.removeAll()
-            endGate()
-            if let terminal {
-                kill(terminal.program, SIGHUP)
-                kill(terminal.program, SIGCONT)
-                close(terminal.master)
-                self.terminal = PseudoTerminal(master: -1, program: terminal.program)
-                hangUpDeadline = now + 3
-            }
+            hangUpProgram()
         case .exit:
             endGate()
             exitStatus = 129
         case .none:
             break
+        }
+    }
+
+    /// Hangs the program up as at a terminal close and ends the gate; the owner then waits for the program's end.
+    private func hangUpProgram() {
+        pendingInput.removeAll()
+        endGate()
+        if let terminal {
+            kill(terminal.program, SIGHUP)
+            kill(terminal.program, SIGCONT)
+            close(terminal.master)
+            self.terminal = PseudoTerminal(master: -1, program: terminal.program)
+            hangUpDeadline = now + 3
         }
     }
 

@@ -22,7 +22,7 @@ extension FingerprintTests {
 
     private static let waitText = "Touch the fingerprint reader, or type your passcode"
 
-    /// Real sudo as alice at a terminal of its own, waiting for the reader.
+    /// Real sudo as tgtest-alice at a terminal of its own, waiting for the reader.
     private func sudoWaiting(_ host: PAMHost, _ reader: FingerprintReader) throws -> PseudoTerminal {
         let sudo = try host.terminal(PAMHost.asUser(["sudo", "-k", "true"]), bus: reader.busSocket)
         try sudo.waitFor(Self.waitText)
@@ -38,7 +38,7 @@ extension FingerprintTests {
         #expect(try sudo.wait() == 0, "\(sudo.screen.debugDescription)")
         #expect(host.calls("passcode").isEmpty)
         #expect(host.calls("biometric").count == 1)
-        #expect(try host.ledger("SELECT factor || ' ' || outcome FROM audit WHERE session LIKE 'pam:sudo ruser=alice tty=/dev/pts/%'") == "biometric success")
+        #expect(try host.ledger("SELECT factor || ' ' || outcome FROM audit WHERE session LIKE 'pam:sudo ruser=tgtest-alice tty=/dev/pts/%'") == "biometric success")
         #expect(sudo.modesAsFound)
     }
 
@@ -50,7 +50,7 @@ extension FingerprintTests {
         #expect(try sudo.wait() == 0, "\(sudo.screen.debugDescription)")
         #expect(!sudo.screen.contains(PAMHost.password), "never echoed")
         #expect(host.calls("passcode").count == 1)
-        #expect(try host.ledger("SELECT passcode_failures || ' ' || biometric_failures FROM users WHERE name = 'alice'") == "0 0")
+        #expect(try host.ledger("SELECT passcode_failures || ' ' || biometric_failures FROM users WHERE name = 'tgtest-alice'") == "0 0")
         // The reader is free again at once: the next sudo unlocks with a scan.
         let next = try sudoWaiting(host, reader)
         try reader.send("SCAN good")
@@ -67,7 +67,7 @@ extension FingerprintTests {
         #expect(try sudo.wait() == 0, "\(sudo.screen.debugDescription)")
         #expect(host.calls("passcode").count == 1)
         // The wait that Enter ended checked no finger: not counted.
-        #expect(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'alice'") == "0")
+        #expect(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'tgtest-alice'") == "0")
     }
 
     @Test func ctrlCCancelsRealSudoAndLeavesTheTerminalAsItWas() throws {
@@ -85,7 +85,7 @@ extension FingerprintTests {
         let lines = after.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
         #expect(lines.count == 3 && lines.dropFirst().allSatisfy { $0.hasPrefix("sudo: ") }, "\(sudo.screen.debugDescription)")
         #expect(host.calls("passcode").isEmpty)
-        #expect(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'alice'") == "0")
+        #expect(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'tgtest-alice'") == "0")
     }
 
     @Test(arguments: [["-A"], ["-S"], ["-u", "root", "--askpass"]])
@@ -114,7 +114,7 @@ extension FingerprintTests {
         for attempt in 1...8 where counted < 5 {
             // pamtester's standard output (the conversation's lines, unbuffered) on its standard error, to wait on.
             let pamtester = try RunningProcess(
-                ["/bin/bash", PAMHost.harness, host.path, "/bin/sh", "-c", "stdbuf -o0 pamtester tgbio alice authenticate 1>&2"],
+                ["/bin/bash", PAMHost.harness, host.path, "/bin/sh", "-c", "stdbuf -o0 pamtester tgbio tgtest-alice authenticate 1>&2"],
                 environment: host.environment(bus: reader.busSocket))
             pamtester.closeInput()
             try pamtester.waitForError(containing: FingerprintReader.waitingMessage, timeout: 20)
@@ -123,19 +123,19 @@ extension FingerprintTests {
             try? reader.send("SCAN bad")
             let result = try pamtester.wait(timeout: 30)
             #expect(result.status != 0, "try \(attempt): \(result)")
-            counted = Int(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'alice'")) ?? 0
+            counted = Int(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'tgtest-alice'")) ?? 0
             // The virtual device reopens its socket for the next verify (FingerprintReader.send).
             Thread.sleep(forTimeInterval: 0.3)
         }
         #expect(counted == 5)
         let reached = host.calls("biometric").count
-        let locked = try host.run(["pamtester", "tgbio", "alice", "authenticate"], bus: reader.busSocket, timeout: 20)
+        let locked = try host.run(["pamtester", "tgbio", "tgtest-alice", "authenticate"], bus: reader.busSocket, timeout: 20)
         #expect(locked.status != 0, "\(locked)")
         // PAM_MAXTRIES, as pamtester spells it, and the helper's line through the conversation.
         #expect(locked.stderr.contains("Have exhausted maximum number of retries"), "\(locked)")
         #expect((locked.stdout + locked.stderr).contains("locked out"), "\(locked)")
         #expect(host.calls("biometric").count == reached, "the locked-out try never reached the reader")
-        #expect(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'alice'") == "5")
+        #expect(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'tgtest-alice'") == "5")
         #expect(try host.ledger("SELECT count(*) FROM audit WHERE outcome = 'authenticationFailed'") == "5")
         #expect(try host.ledger("SELECT count(*) FROM audit WHERE outcome = 'biometryLockout'") == "1")
     }
@@ -143,7 +143,7 @@ extension FingerprintTests {
     @Test func aUserWithoutPrintsGoesStraightToThePasswordUncounted() throws {
         let reader = try FingerprintReader.start()
         let host = try readerHost(reader)
-        // bob has no prints in fprintd: pam_fprintd answers PAM_AUTHINFO_UNAVAIL at once.
+        // tgtest-bob has no prints in fprintd: pam_fprintd answers PAM_AUTHINFO_UNAVAIL at once.
         let started = Date()
         let result = try host.run(["pamtester", "tgtest", PAMHost.target, "authenticate"], input: PAMHost.targetPassword + "\n",
                                   bus: reader.busSocket, timeout: 30)
@@ -151,8 +151,8 @@ extension FingerprintTests {
         #expect(Date().timeIntervalSince(started) < 8, "no wait for the reader")
         #expect(host.calls("biometric").count == 1)
         #expect(host.calls("passcode").count == 1)
-        #expect(try host.ledger("SELECT biometric_failures || ' ' || passcode_failures FROM users WHERE name = 'bob'") == "0 0")
-        #expect(try host.ledger("SELECT factor || ' ' || outcome FROM audit WHERE user = 'bob' ORDER BY id")
+        #expect(try host.ledger("SELECT biometric_failures || ' ' || passcode_failures FROM users WHERE name = 'tgtest-bob'") == "0 0")
+        #expect(try host.ledger("SELECT factor || ' ' || outcome FROM audit WHERE user = 'tgtest-bob' ORDER BY id")
             == "biometric biometryNotAvailable\npasscode success")
     }
 
@@ -165,7 +165,7 @@ extension FingerprintTests {
         kill(sudoPID, SIGKILL)
         _ = try sudo.wait()
         let audit = try host.ledger("SELECT * FROM audit")
-        #expect(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'alice'") == "1",
+        #expect(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'tgtest-alice'") == "1",
                 "\(audit) \(sudo.screen.debugDescription)")
         #expect(try host.ledger("SELECT count(*) FROM audit WHERE outcome = 'pending'") == "1")
         // The helper and its worker died with the host, so fprintd gave the reader back.

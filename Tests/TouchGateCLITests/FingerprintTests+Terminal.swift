@@ -108,19 +108,19 @@ extension FingerprintTests {
         try reader.ensureRunning()
         let world = try TestEnvironment.withFingerprintReader(reader)
         let passcodes = world.calls("touchgate")
-        let pane = try PaneTerminal(world: world, command: """
+        let pane = try await PaneTerminal(world: world, command: """
             '\(TestEnvironment.binary)' auth; echo "AUTH-EXIT=$?"; sleep 600
             """)
         defer { pane.shutdown() }
         try await pane.waitForScreen(containing: "type your passcode and press Enter", timeout: 20)
         _ = try await pane.waitForScreen(containing: FingerprintReader.waitingMessage)
-        try pane.type("xyz", literal: true)
+        try await pane.type("xyz", literal: true)
         // No echo says the keys were read: give the wait a moment to read them.
         try await Task.sleep(for: .milliseconds(300))
         try reader.send("ERROR 0")
         _ = try await pane.waitForScreen(containing: "The biometric factor is not available. Use the passcode.", timeout: 20)
         _ = try await pane.waitForScreen(containing: "Password:", timeout: 20)
-        try pane.typeLine("alice-passcode")
+        try await pane.typeLine("alice-passcode")
         let screen = try await pane.waitForScreen(containing: "AUTH-EXIT=", timeout: 20)
         #expect(screen.contains("AUTH-EXIT=0"), "\(screen)")
         #expect(world.calls("touchgate") == passcodes + 1, "one passcode try")

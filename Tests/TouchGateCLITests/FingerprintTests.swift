@@ -308,13 +308,13 @@ import TouchGate
         try reader.ensureRunning()
         let world = try TestEnvironment.withFingerprintReader(reader)
         try world.setConfig("biometric-service", "touchgate-fprintd-slow")
-        let pane = try PaneTerminal(world: world, command: """
+        let pane = try await PaneTerminal(world: world, command: """
             '\(TestEnvironment.binary)' auth; echo "AUTH-EXIT=$?"; '\(TestEnvironment.binary)' auth; echo "AUTH2-EXIT=$?"; sleep 600
             """)
         defer { pane.shutdown() }
         try await pane.waitForScreen(containing: "type your passcode and press Enter", timeout: 20)
         _ = try await pane.waitForScreen(containing: FingerprintReader.waitingMessage)
-        try pane.typeLine("alice-passcode")
+        try await pane.typeLine("alice-passcode")
         let screen = try await pane.waitForScreen(containing: "AUTH-EXIT=", timeout: 20)
         #expect(screen.contains("AUTH-EXIT=0"), "\(screen)")
         #expect(!screen.contains("alice-passcode"), "echo stays off: \(screen)")
@@ -323,10 +323,10 @@ import TouchGate
         try await pane.waitForScreen("the second wait", timeout: 20) {
             $0.components(separatedBy: "type your passcode and press Enter").count == 3
         }
-        try pane.typeLine("")
+        try await pane.typeLine("")
         // The prompt itself: what is typed before it is discarded.
         _ = try await pane.waitForScreen(containing: "Password:", timeout: 20)
-        try pane.typeLine("alice-passcode")
+        try await pane.typeLine("alice-passcode")
         let second = try await pane.waitForScreen(containing: "AUTH2-EXIT=", timeout: 20)
         #expect(second.contains("AUTH2-EXIT=0"), "\(second)")
         #expect(world.calls("touchgate-fprintd-slow") == 2)

@@ -5,7 +5,7 @@ import Testing
 /// what the host shows, Ctrl-C, the `silent` option, remote hosts' budget, user names that do
 /// not exist and `PAM_TTY` in the ledger; real sudo, su and pamtester in ``PAMHost``'s namespace.
 extension PAMModuleTests {
-    /// sudo's own prompt for alice, as sudoers words it.
+    /// sudo's own prompt for tgtest-alice, as sudoers words it.
     static let sudoPrompt = "[sudo] password for \(PAMHost.user): "
 
     /// A biometric stack that exists but answers at once that there is no reader
@@ -47,7 +47,7 @@ extension PAMModuleTests {
         let host = try PAMHost()
         try host.host("sudo")
         let askpass = host.path + "/askpass"
-        // sudo runs the program as alice: it leaves its mark in her home.
+        // sudo runs the program as tgtest-alice: it leaves its mark in her home.
         let mark = host.home(PAMHost.user) + "/askpass-ran"
         try Data("#!/bin/sh\necho \"$1\" > '\(mark)'\necho '\(PAMHost.password)'\n".utf8).write(to: URL(fileURLWithPath: askpass))
         chmod(askpass, 0o755)
@@ -101,7 +101,7 @@ extension PAMModuleTests {
         #expect(after.count == 1, "one line after the prompt: \(sudo.screen.debugDescription)")
         #expect(sudo.modesAsFound)
         // No answer reached the stack: nothing is counted.
-        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'alice'") == "0")
+        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'tgtest-alice'") == "0")
         #expect(try host.ledger("SELECT outcome FROM audit") == "userCancel")
     }
 
@@ -128,12 +128,12 @@ extension PAMModuleTests {
         try host.host("su")
         // 50 wrong passwords at once from a remote host: exactly 5 reach PAM (passcode-delays' default).
         let flood = try host.script("""
-            for i in $(seq 50); do printf 'wrong-%s\\n' "$i" | pamtester -I rhost=198.51.100.4 tgtest alice authenticate >>'\(host.path)/remote.out' 2>&1 & done
+            for i in $(seq 50); do printf 'wrong-%s\\n' "$i" | pamtester -I rhost=198.51.100.4 tgtest tgtest-alice authenticate >>'\(host.path)/remote.out' 2>&1 & done
             wait
             """, timeout: 120)
         #expect(flood.status == 0, "\(flood)")
         #expect(host.calls("passcode").count == 5, "\(host.calls("passcode").count) reached PAM")
-        #expect(try host.ledger("SELECT failures FROM remote_passcode_tries WHERE name = 'alice'") == "5")
+        #expect(try host.ledger("SELECT failures FROM remote_passcode_tries WHERE name = 'tgtest-alice'") == "5")
         #expect(try host.ledger("SELECT count(*) FROM audit WHERE outcome = 'throttled'") == "45")
         #expect(try host.ledger("SELECT count(*) FROM audit WHERE outcome = 'pending'") == "0")
         // A remote host is told no counts and no delays.
@@ -151,17 +151,17 @@ extension PAMModuleTests {
                                   input: PAMHost.password + "\n")
         #expect(remote.status != 0, "still throttled: \(remote)")
         #expect(host.calls("passcode").count == 6)
-        // Nor do the local keyboard's failures throttle remote hosts: bob's five at the keyboard
+        // Nor do the local keyboard's failures throttle remote hosts: tgtest-bob's five at the keyboard
         // (no PAM_RHOST) stop his sixth there, and his password from a remote host still unlocks.
         for attempt in 1...6 {
             _ = try host.run(["pamtester", "tgtest", PAMHost.target, "authenticate"], input: "wrong-\(attempt)\n")
         }
-        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'bob'") == "5")
+        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'tgtest-bob'") == "5")
         #expect(host.calls("passcode").count == 11)
         let bobRemote = try host.run(["pamtester", "-I", "rhost=198.51.100.4", "tgtest", PAMHost.target, "authenticate"],
                                      input: PAMHost.targetPassword + "\n")
         #expect(bobRemote.status == 0, "\(bobRemote)")
-        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'bob'") == "5")
+        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'tgtest-bob'") == "5")
     }
 
     @Test func aUserNameThatDoesNotExistIsAskedForAPasswordAndLeavesNoRow() throws {

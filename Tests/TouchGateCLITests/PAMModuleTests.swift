@@ -26,7 +26,7 @@ struct PAMModuleTests {
         let wrong = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: "not-it\n")
         #expect(wrong.status != 0, "\(wrong)")
         #expect(host.calls("passcode").count == 2)
-        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'alice'") == "1")
+        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'tgtest-alice'") == "1")
         #expect(try host.ledger("SELECT outcome FROM audit WHERE factor = 'passcode' ORDER BY id")
             == "success\nauthenticationFailed")
         #expect(try host.ledger("SELECT DISTINCT session FROM audit WHERE factor = 'passcode'") == "pam:tgtest")
@@ -47,9 +47,9 @@ struct PAMModuleTests {
         #expect(wrong.stderr.contains("3 incorrect password attempts"), "\(wrong)")
         // One call per answer: the right one, then sudo's three tries.
         #expect(host.calls("passcode").count == 4, "\(host.calls("passcode"))")
-        #expect(host.calls("passcode").allSatisfy { $0.hasPrefix("touchgate alice") })
-        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'alice'") == "3")
-        #expect(try host.ledger("SELECT count(*) FROM audit WHERE session = 'pam:sudo ruser=alice' AND outcome = 'success'") == "1")
+        #expect(host.calls("passcode").allSatisfy { $0.hasPrefix("touchgate tgtest-alice") })
+        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'tgtest-alice'") == "3")
+        #expect(try host.ledger("SELECT count(*) FROM audit WHERE session = 'pam:sudo ruser=tgtest-alice' AND outcome = 'success'") == "1")
     }
 
     @Test func realSuAtATerminalAsAUserAsksOnTheTerminalAndCountsForTheTarget() throws {
@@ -62,29 +62,29 @@ struct PAMModuleTests {
         #expect(su.screen.contains("\(PAMHost.target)\r\n"), "\(su.screen.debugDescription)")
         #expect(!su.screen.contains(PAMHost.targetPassword))
         #expect(su.modesAsFound)
-        // su authenticates the target: bob's try, asked by alice, on her terminal.
+        // su authenticates the target: tgtest-bob's try, asked by tgtest-alice, on her terminal.
         let calls = host.calls("passcode")
-        #expect(calls.count == 1 && calls[0].hasPrefix("touchgate bob ") && calls[0].contains(" /dev/pts/"), "\(calls)")
+        #expect(calls.count == 1 && calls[0].hasPrefix("touchgate tgtest-bob ") && calls[0].contains(" /dev/pts/"), "\(calls)")
         // PAM_TTY, su's terminal, is in the row.
-        let session = try host.ledger("SELECT session FROM audit WHERE user = 'bob' AND outcome = 'success'")
-        #expect(session.hasPrefix("pam:su ruser=alice tty=/dev/pts/") && calls[0].contains(String(session.dropFirst("pam:su ruser=alice tty=".count))),
+        let session = try host.ledger("SELECT session FROM audit WHERE user = 'tgtest-bob' AND outcome = 'success'")
+        #expect(session.hasPrefix("pam:su ruser=tgtest-alice tty=/dev/pts/") && calls[0].contains(String(session.dropFirst("pam:su ruser=tgtest-alice tty=".count))),
                 "\(session) \(calls)")
-        // A wrong password: su fails, the failure is bob's in the ledger.
+        // A wrong password: su fails, the failure is tgtest-bob's in the ledger.
         let wrong = try host.terminal(PAMHost.asUser(["su", "-c", "true", PAMHost.target]))
         try wrong.waitFor("Password:")
         wrong.type("not-it\r")
         #expect(try wrong.wait() != 0)
         #expect(wrong.modesAsFound)
-        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'bob'") == "1")
+        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'tgtest-bob'") == "1")
     }
 
     @Test func aHostThatIsNotRootCountsInTheUsersOwnStore() throws {
         let host = try PAMHost()
-        // pamtester run as alice: the module, and so the helper, run as alice (a screen locker's case).
-        let result = try host.run(PAMHost.asUser(["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "pamtester", "tgtest", "alice", "authenticate"]),
+        // pamtester run as tgtest-alice: the module, and so the helper, run as tgtest-alice (a screen locker's case).
+        let result = try host.run(PAMHost.asUser(["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "pamtester", "tgtest", "tgtest-alice", "authenticate"]),
                                   input: PAMHost.password + "\n")
         #expect(result.status == 0, "\(result)")
-        let store = host.home("alice") + "/.local/state/touchgate/touchgate.sqlite"
+        let store = host.home("tgtest-alice") + "/.local/state/touchgate/touchgate.sqlite"
         let audit = try TestEnvironment.execute("/usr/bin/sqlite3", [store, "SELECT factor || ' ' || outcome || ' ' || session FROM audit"],
                                                 environment: ["PATH": "/usr/bin"])
         #expect(audit.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "passcode success pam:tgtest", "\(audit)")
@@ -97,12 +97,12 @@ struct PAMModuleTests {
         let host = try PAMHost()
         // passcode-delays' default lets 5 failures through, then waits 60 s.
         let result = try host.script("""
-            for i in $(seq 50); do printf 'wrong-%s\\n' "$i" | pamtester tgtest alice authenticate >/dev/null 2>&1 & done
+            for i in $(seq 50); do printf 'wrong-%s\\n' "$i" | pamtester tgtest tgtest-alice authenticate >/dev/null 2>&1 & done
             wait
             """, timeout: 120)
         #expect(result.status == 0, "\(result)")
         #expect(host.calls("passcode").count == 5, "\(host.calls("passcode").count) reached PAM")
-        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'alice'") == "5")
+        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'tgtest-alice'") == "5")
         #expect(try host.ledger("SELECT count(*) FROM audit WHERE outcome = 'throttled'") == "45")
         #expect(try host.ledger("SELECT count(*) FROM audit WHERE outcome = 'pending'") == "0")
         // And the right password is refused too while the delay runs: nothing reaches PAM.
@@ -119,7 +119,7 @@ struct PAMModuleTests {
                                   input: PAMHost.password + "\n", timeout: 20)
         #expect(remote.status == 0, "\(remote)")
         #expect(host.calls("biometric").isEmpty)
-        #expect(host.calls("passcode") == ["touchgate alice   192.0.2.7"])
+        #expect(host.calls("passcode") == ["touchgate tgtest-alice   192.0.2.7"])
         #expect(try host.ledger("SELECT session FROM audit WHERE factor = 'passcode'") == "pam:tgtest rhost=192.0.2.7")
     }
 
@@ -134,7 +134,7 @@ struct PAMModuleTests {
         #expect(try remote.wait() == 0, "\(remote.screen.debugDescription)")
         #expect(host.calls("biometric").isEmpty, "\(host.calls("biometric"))")
         let calls = host.calls("passcode")
-        #expect(calls.count == 1 && calls[0].hasPrefix("touchgate alice  /dev/pts/"), "\(calls)")
+        #expect(calls.count == 1 && calls[0].hasPrefix("touchgate tgtest-alice  /dev/pts/"), "\(calls)")
         #expect(try host.ledger("SELECT count(*) FROM audit WHERE factor = 'passcode' AND session LIKE 'pam:tgtest tty=/dev/pts/% rhost=203.0.113.9'") == "1")
         #expect(try host.ledger("SELECT count(*) FROM audit WHERE factor = 'biometric'") == "0")
         // The same kind of terminal, its login record without a host: the reader is tried, and unlocks.
@@ -164,7 +164,7 @@ struct PAMModuleTests {
         try host.host("tgtest", options: "timeout=2")
         let started = Date()
         let hung = try host.script("""
-            printf '%s\\n' 'alice-password' | pamtester tgtest alice authenticate; status=$?
+            printf '%s\\n' 'tgtest-alice-password' | pamtester tgtest tgtest-alice authenticate; status=$?
             pgrep -x touchgate-pam-h >/dev/null && echo "helper left behind"
             exit $status
             """, timeout: 40)
@@ -173,7 +173,7 @@ struct PAMModuleTests {
         #expect(Date().timeIntervalSince(started) < 30)
         // The biometric try that reached the stack stays counted: the helper died with it pending.
         #expect(host.calls("biometric").count == 1)
-        #expect(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'alice'") == "1")
+        #expect(try host.ledger("SELECT biometric_failures FROM users WHERE name = 'tgtest-alice'") == "1")
     }
 
     @Test(arguments: [
@@ -189,7 +189,7 @@ struct PAMModuleTests {
             auth required \(BuiltPAMModule.path) helper=\(helper)
             account required pam_permit.so
             """)
-        let result = try host.script("\(setUp) && cd /run/touchgate && printf '%s\\n' alice-password | pamtester tgtest alice authenticate",
+        let result = try host.script("\(setUp) && cd /run/touchgate && printf '%s\\n' tgtest-alice-password | pamtester tgtest tgtest-alice authenticate",
                                      timeout: 20)
         #expect(result.status != 0, "\(name): \(result)")
         #expect(host.calls("passcode").isEmpty, "\(name)")
@@ -212,7 +212,7 @@ struct PAMModuleTests {
             """)
         let fake = "#!/bin/bash\nhead -c 3 <&3 >/dev/null\n\(behaviour)\n"
         try Data(fake.utf8).write(to: host.directory.appendingPathComponent("fake"))
-        let result = try host.script("install -m 755 '\(host.path)/fake' /run/touchgate/fake && printf 'x\\n' | pamtester tgtest alice authenticate",
+        let result = try host.script("install -m 755 '\(host.path)/fake' /run/touchgate/fake && printf 'x\\n' | pamtester tgtest tgtest-alice authenticate",
                                      timeout: 20)
         #expect(result.status != 0, "\(name): \(result)")
     }

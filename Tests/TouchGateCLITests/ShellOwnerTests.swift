@@ -247,6 +247,10 @@ import TouchGate
 
     // MARK: - A Ctrl-C flood while a session starts
 
+    /// Keys that would interrupt a shell's rc file or the gate, while the owner starts and at its
+    /// first gate: keys before the gate are dropped (the owner ignores the signal keys from its
+    /// first instruction), and a Ctrl-C at that gate, before anything started, ends the owner
+    /// (exit 2, userCancel, one line saying so). No shell ever ran: never an unlocked shell.
     @Test(arguments: ["bash", "zsh"])
     func aCtrlCFloodWhileTheSessionStartsNeverGivesAnUnlockedShell(shell name: String) throws {
         let world = try Self.lockedWorld()
@@ -255,20 +259,48 @@ import TouchGate
         defer { owner.shutdown() }
         try owner.start()
         // Once the owner runs (it has registered: its first instruction ignored the signal
-        // keys), while it starts the session and its gate: keys that would interrupt a shell's
-        // rc file or the gate. (Keys before its first instruction end it with the default
-        // action of the signal: the terminal closes, and no shell ever ran.)
-        _ = try owner.owner()
+        // keys), while it starts the session and its gate. (Keys before its first instruction
+        // end it with the default action of the signal: the terminal closes, and no shell ever ran.)
+        let (session, _) = try owner.owner()
         for _ in 0..<40 { try owner.keys("C-c", "C-c", "C-\\", "C-z") }
-        #expect(!(try owner.ended()), "the owner ended under the keys")
-        try Self.waitForGate(owner)
-        for _ in 0..<20 { try owner.keys("C-c", "C-c", "C-\\", "C-z") }
-        #expect(try owner.screen().contains(Self.gateTitle))
-        #expect(!Self.exists(world, "rc-ran"), "the shell started before the unlock")
-        #expect(!(try owner.ended()))
-        try Self.unlock(owner)
-        try owner.waitForPrompt()
-        #expect(Self.exists(world, "rc-ran"))
+        // The flood may have reached the gate already; else the gate is up, and Ctrl-C there ends the owner.
+        try gateEventually("the owner to end at a Ctrl-C at its first gate", timeout: 30) {
+            if try owner.ended() { return true }
+            try owner.keys("C-c")
+            return false
+        }
+        #expect(try owner.exitStatus() == 2)
+        #expect(try owner.screen().contains("touchgate: shell: cancelled at the gate before the session started (exit 2)"))
+        #expect(!Self.exists(world, "rc-ran"), "the shell started")
+        #expect(try world.gateSessionStatus(session)?.locked != false)
+    }
+
+    /// A gate that cannot run (the binary was deleted under the running owner, as an upgrade
+    /// does) is not retried once a second for ever: the owner hangs up the program, never shown
+    /// again, and ends with 127 and one line.
+    @Test func aGateThatCannotRunEndsTheOwnerAndHangsUpTheProgram() throws {
+        let world = try Self.lockedWorld()
+        let copy = world.directory.appendingPathComponent("touchgate-copy").path
+        try FileManager.default.copyItem(atPath: TestEnvironment.binary, toPath: copy)
+        let inner = Self.markPath(world, "inner.sh")
+        try "#!/bin/sh\necho $$ > '\(Self.markPath(world, "inner-pid"))'\nPS1='\(OwnerHarness.prompt) ' exec /bin/bash --norc -i\n"
+            .write(toFile: inner, atomically: true, encoding: .utf8)
+        chmod(inner, 0o755)
+        let owner = try OwnerHarness(world: world, name: "deleted", paneCommand: "'\(copy)' shell -- '\(inner)'")
+        defer { owner.shutdown() }
+        try Self.startUnlocked(owner)
+        try owner.typeLine("echo SHOWN-BEFORE")
+        try owner.waitForScreen(containing: "SHOWN-BEFORE")
+        let (session, _) = try owner.owner()
+        try FileManager.default.removeItem(atPath: copy)
+        try Self.lock(world, session)
+        #expect(try owner.exitStatus() == 127)
+        let screen = try owner.waitForScreen(containing: "the gate cannot unlock this session (exit 127")
+        #expect(!screen.contains("it starts again"), "\(screen)")
+        #expect(!screen.contains("SHOWN-BEFORE"), "\(screen)")
+        let program = try #require((try? String(contentsOfFile: Self.markPath(world, "inner-pid"), encoding: .utf8))
+            .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        try gateEventually("the program hung up") { kill(program, 0) != 0 }
     }
 
     // MARK: - No process per command

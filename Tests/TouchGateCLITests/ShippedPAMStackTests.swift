@@ -50,9 +50,16 @@ extension FingerprintTests {
         world.extraEnvironment["TOUCHGATE_PAM_CONFDIR"] = try Self.stacks(world)
         let commonAuth = world.directory.appendingPathComponent("common-auth").path
         try Self.debianCommonAuth.write(toFile: commonAuth, atomically: true, encoding: .utf8)
+        // No account alice, whatever the host has: its accounts are not in these files.
+        let passwd = world.directory.appendingPathComponent("passwd").path
+        let shadow = world.directory.appendingPathComponent("shadow").path
+        try PAMHost.systemAccounts.passwd.write(toFile: passwd, atomically: true, encoding: .utf8)
+        try PAMHost.systemAccounts.shadow.write(toFile: shadow, atomically: true, encoding: .utf8)
+        chmod(shadow, 0o600)
         // alice's finger is enrolled in fprintd: a pam_fprintd reached through common-auth would
         // say "Swipe …", wait 10 s for a finger and check it outside touchgate's count.
-        let script = "mount --bind '\(commonAuth)' /etc/pam.d/common-auth && exec '\(TestEnvironment.binary)' -S auth"
+        let script = "mount --bind '\(passwd)' /etc/passwd && mount --bind '\(shadow)' /etc/shadow && "
+            + "mount --bind '\(commonAuth)' /etc/pam.d/common-auth && exec '\(TestEnvironment.binary)' -S auth"
         let result = try TestEnvironment.execute("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script],
                                                  input: "not-the-password\n", environment: world.environment, timeout: 30)
         #expect(!result.stderr.contains(FingerprintReader.waitingMessage), "\(result)")
@@ -61,8 +68,9 @@ extension FingerprintTests {
         #expect([1, 5].contains(result.status), "\(result)")
     }
 
-    /// The shipped stack against a real account: the test user in copies of /etc/passwd and
-    /// /etc/shadow bind-mounted in a private namespace; its password unlocks, a wrong one is one
+    /// The shipped stack against a real account: the test user in files of the test's own (root
+    /// and alice, none of the host's accounts) bind-mounted over /etc/passwd and /etc/shadow in a
+    /// private namespace; its password unlocks, a wrong one is one
     /// counted failure, and still no finger is asked for.
     @Test func theShippedPasscodeServiceChecksTheAccountPasswordThroughPamUnix() throws {
         try #require(geteuid() == 0, "a private mount namespace needs root (CI runs as root)")
@@ -74,11 +82,10 @@ extension FingerprintTests {
         let passwd = world.directory.appendingPathComponent("passwd").path
         let shadow = world.directory.appendingPathComponent("shadow").path
         let commonAuth = world.directory.appendingPathComponent("common-auth").path
-        // alice, whose finger fprintd knows (an included pam_fprintd would ask for it); the
-        // host's own alice, if it has one, is not in these copies.
-        let accounts = try String(contentsOfFile: "/etc/passwd", encoding: .utf8).split(separator: "\n")
-            .filter { !$0.hasPrefix("alice:") }.joined(separator: "\n")
-        try (accounts + "\nalice:x:4343:4343::/nonexistent:/bin/sh\n").write(toFile: passwd, atomically: true, encoding: .utf8)
+        // alice, whose finger fprintd knows (an included pam_fprintd would ask for it), beside
+        // root alone: none of the host's accounts (its own alice, if it has one) is in these files.
+        try (PAMHost.systemAccounts.passwd + "alice:x:4343:4343::/nonexistent:/bin/sh\n")
+            .write(toFile: passwd, atomically: true, encoding: .utf8)
         try "alice:\(hash):20000:0:99999:7:::\n".write(toFile: shadow, atomically: true, encoding: .utf8)
         chmod(shadow, 0o600)
         try Self.debianCommonAuth.write(toFile: commonAuth, atomically: true, encoding: .utf8)

@@ -16,24 +16,24 @@ struct SystemStoreCommandTests {
         for _ in 0..<2 {
             _ = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: "wrong\n")
         }
-        let status = try touchgate(host, ["--system", "--json", "status", "--user", "alice"])
+        let status = try touchgate(host, ["--system", "--json", "status", "--user", "tgtest-alice"])
         #expect(status.status == 0, "\(status)")
         #expect(status.json?["passcodeFailures"] as? Int == 2, "\(status)")
         #expect(status.json?["store"] as? String == "/var/lib/touchgate/touchgate.sqlite")
-        let log = try touchgate(host, ["--system", "--json", "log", "--user", "alice"])
+        let log = try touchgate(host, ["--system", "--json", "log", "--user", "tgtest-alice"])
         #expect(log.status == 0, "\(log)")
         #expect(log.stdout.contains("pam:tgtest") && log.stdout.contains("authenticationFailed"), "\(log)")
         // Root needs no passcode to reset (standard input is empty: nothing is asked).
-        let reset = try touchgate(host, ["--system", "--json", "reset", "--user", "alice"])
+        let reset = try touchgate(host, ["--system", "--json", "reset", "--user", "tgtest-alice"])
         #expect(reset.status == 0, "\(reset)")
         #expect(reset.json?["outcome"] as? String == "success")
-        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'alice'") == "0")
-        let set = try touchgate(host, ["--system", "--json", "config", "set", "max-biometric-failures", "3", "--user", "alice"])
+        #expect(try host.ledger("SELECT passcode_failures FROM users WHERE name = 'tgtest-alice'") == "0")
+        let set = try touchgate(host, ["--system", "--json", "config", "set", "max-biometric-failures", "3", "--user", "tgtest-alice"])
         #expect(set.status == 0, "\(set)")
-        let get = try touchgate(host, ["--system", "--json", "config", "get", "--user", "alice"])
+        let get = try touchgate(host, ["--system", "--json", "config", "get", "--user", "tgtest-alice"])
         #expect(get.json?["max-biometric-failures"] as? Int == 3 || get.json?["max-biometric-failures"] as? String == "3", "\(get)")
         // A user can neither read nor write it (the ledger is root's, 0600).
-        let asAlice = try touchgate(host, ["--system", "--json", "reset", "--user", "alice"], asUser: true, home: host.home("alice"))
+        let asAlice = try touchgate(host, ["--system", "--json", "reset", "--user", "tgtest-alice"], asUser: true, home: host.home("tgtest-alice"))
         #expect(asAlice.status == 74, "\(asAlice)")
         #expect(try host.ledger("SELECT count(*) FROM audit WHERE policy = 'reset'") == "1")
     }
@@ -43,8 +43,8 @@ struct SystemStoreCommandTests {
         for attempt in 1...6 {
             _ = try host.run(["pamtester", "-I", "rhost=192.0.2.44", "tgtest", PAMHost.user, "authenticate"], input: "wrong-\(attempt)\n")
         }
-        #expect(try host.ledger("SELECT failures FROM remote_passcode_tries WHERE name = 'alice'") == "5")
-        let reset = try touchgate(host, ["--system", "--json", "reset", "--user", "alice"])
+        #expect(try host.ledger("SELECT failures FROM remote_passcode_tries WHERE name = 'tgtest-alice'") == "5")
+        let reset = try touchgate(host, ["--system", "--json", "reset", "--user", "tgtest-alice"])
         #expect(reset.status == 0, "\(reset)")
         #expect(try host.ledger("SELECT count(*) FROM remote_passcode_tries") == "0")
         // The remote host's password unlocks again at once.
@@ -77,7 +77,7 @@ struct SystemStoreCommandTests {
 
     @Test func systemGoesWithTheAdministratorsCommandsOnly() throws {
         let host = try PAMHost()
-        let auth = try touchgate(host, ["--system", "auth", "--user", "alice"])
+        let auth = try touchgate(host, ["--system", "auth", "--user", "tgtest-alice"])
         #expect(auth.status == 64, "\(auth)")
         let both = try touchgate(host, ["--system", "--store", "/tmp/x.sqlite", "status"])
         #expect(both.status == 64, "\(both)")
@@ -85,47 +85,47 @@ struct SystemStoreCommandTests {
 
     @Test func rootResetsAUsersOwnStoreThroughTheirHomeAndMakesNoStoreOfItsOwn() throws {
         let host = try PAMHost()
-        // alice's own store, with one wrong passcode counted (pam_unix checks her own password).
-        let wrong = try host.run(PAMHost.asUser(["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(host.home("alice"))",
+        // tgtest-alice's own store, with one wrong passcode counted (pam_unix checks her own password).
+        let wrong = try host.run(PAMHost.asUser(["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(host.home("tgtest-alice"))",
                                                  TestEnvironment.binary, "-S", "auth"]), input: "wrong\n")
         // One wrong answer, then end of input at the next prompt: userCancel, the wrong one counted.
         #expect(wrong.status == 2, "\(wrong)")
-        let store = host.home("alice") + "/.local/state/touchgate/touchgate.sqlite"
+        let store = host.home("tgtest-alice") + "/.local/state/touchgate/touchgate.sqlite"
         func failures() throws -> String {
-            try TestEnvironment.execute("/usr/bin/sqlite3", [store, "SELECT passcode_failures FROM users WHERE name = 'alice'"],
+            try TestEnvironment.execute("/usr/bin/sqlite3", [store, "SELECT passcode_failures FROM users WHERE name = 'tgtest-alice'"],
                                         environment: ["PATH": "/usr/bin"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         #expect(try failures() == "1")
-        let reset = try touchgate(host, ["--user", "alice", "--json", "reset"])
+        let reset = try touchgate(host, ["--user", "tgtest-alice", "--json", "reset"])
         #expect(reset.status == 0, "\(reset)")
         #expect(reset.json?["outcome"] as? String == "success")
         #expect(try failures() == "0")
-        // The store and its log files are still alice's, and root's home got nothing.
+        // The store and its log files are still tgtest-alice's, and root's home got nothing.
         for file in [store, store + "-wal", store + "-shm"] where FileManager.default.fileExists(atPath: file) {
             var info = stat()
             #expect(stat(file, &info) == 0 && info.st_uid == uid_t(PAMHost.uid), "\(file)")
         }
         #expect(!FileManager.default.fileExists(atPath: host.path + "/roothome/.local"))
-        // bob has no store: nothing is reset and nothing is made.
-        let none = try touchgate(host, ["--user", "bob", "reset"])
+        // tgtest-bob has no store: nothing is reset and nothing is made.
+        let none = try touchgate(host, ["--user", "tgtest-bob", "reset"])
         #expect(none.status == 74, "\(none)")
         #expect(none.stderr.contains("has no touchgate store"), "\(none)")
-        #expect(!FileManager.default.fileExists(atPath: host.home("bob") + "/.local"))
+        #expect(!FileManager.default.fileExists(atPath: host.home("tgtest-bob") + "/.local"))
     }
 
     @Test func withoutAUserStatusListsEveryUserWithFailuresAndWhenEachCanTryAgain() throws {
         let host = try PAMHost()
         let empty = try touchgate(host, ["--system", "status"])
         #expect(empty.status == 0 && empty.stdout.contains("no user has a failure counted"), "\(empty)")
-        // alice waits 60 s after one wrong password; bob has nothing counted and is not listed.
-        let delays = try touchgate(host, ["--system", "config", "set", "passcode-delays", "0,60", "--user", "alice"])
+        // tgtest-alice waits 60 s after one wrong password; tgtest-bob has nothing counted and is not listed.
+        let delays = try touchgate(host, ["--system", "config", "set", "passcode-delays", "0,60", "--user", "tgtest-alice"])
         #expect(delays.status == 0, "\(delays)")
         _ = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: "wrong\n")
         let listing = try touchgate(host, ["--system", "--json", "status"])
         JSONContractTests.check("status", listing)
         let users = try #require(listing.json?["users"] as? [[String: Any]], "\(listing)")
         #expect(users.count == 1, "\(listing)")
-        #expect(users.first?["user"] as? String == "alice")
+        #expect(users.first?["user"] as? String == "tgtest-alice")
         #expect(users.first?["passcodeFailures"] as? Int == 1)
         let wait = try #require(users.first?["retryAfterSeconds"] as? Int, "\(listing)")
         #expect((1...60).contains(wait), "\(listing)")
@@ -133,19 +133,19 @@ struct SystemStoreCommandTests {
         #expect(listing.json?["user"] == nil && listing.json?["enabled"] == nil, "\(listing)")
         let text = try touchgate(host, ["--system", "status"])
         #expect(text.status == 0, "\(text)")
-        let row = try #require(text.stdout.split(separator: "\n").first { $0.hasPrefix("alice ") }, "\(text)")
+        let row = try #require(text.stdout.split(separator: "\n").first { $0.hasPrefix("tgtest-alice ") }, "\(text)")
         #expect(row.contains(" in ") && row.contains(" s ("), "\(text)")
-        #expect(!text.stdout.contains("bob"), "\(text)")
+        #expect(!text.stdout.contains("tgtest-bob"), "\(text)")
     }
 
     @Test func theLedgersStatusShowsNoLockEnrollmentSessionsOrWatcher() throws {
         let host = try PAMHost()
-        let status = try touchgate(host, ["--system", "--json", "status", "--user", "alice"])
+        let status = try touchgate(host, ["--system", "--json", "status", "--user", "tgtest-alice"])
         JSONContractTests.check("status", status)
         for key in ["enabled", "enrolled", "domainState", "sessions", "watcher"] {
             #expect(status.json?[key] == nil, "\(key): \(status)")
         }
-        let text = try touchgate(host, ["--system", "status", "--user", "alice"])
+        let text = try touchgate(host, ["--system", "status", "--user", "tgtest-alice"])
         #expect(text.status == 0, "\(text)")
         for field in ["lock:", "enrolled:", "watcher:", "session "] {
             #expect(!text.stdout.contains(field), "\(field): \(text)")
@@ -171,17 +171,17 @@ struct SystemStoreCommandTests {
     @Test func anAdministratorsResetNamesWhoRanIt() throws {
         let host = try PAMHost()
         _ = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: "wrong\n")
-        // As sudo leaves it: the login uid of who logged in (alice), SUDO_USER.
+        // As sudo leaves it: the login uid of who logged in (tgtest-alice), SUDO_USER.
         let reset = try host.script("""
             echo \(PAMHost.uid) > /proc/self/loginuid || exit 99
-            exec /usr/bin/env -i PATH=/usr/bin:/bin HOME=\(host.path)/roothome SUDO_USER=alice \(TestEnvironment.binary) --system reset --user alice
+            exec /usr/bin/env -i PATH=/usr/bin:/bin HOME=\(host.path)/roothome SUDO_USER=tgtest-alice \(TestEnvironment.binary) --system reset --user tgtest-alice
             """)
         #expect(reset.status == 0, "\(reset)")
         let log = try touchgate(host, ["--system", "--json", "log"])
         let entries = try #require(log.json?["entries"] as? [[String: Any]], "\(log)")
         let entry = try #require(entries.last { $0["policy"] as? String == "reset" }, "\(log)")
         let change = try #require(entry["change"] as? [String: Any], "\(log)")
-        #expect(change["by"] as? String == "root (login uid \(PAMHost.uid) alice, SUDO_USER alice)", "\(log)")
+        #expect(change["by"] as? String == "root (login uid \(PAMHost.uid) tgtest-alice, SUDO_USER tgtest-alice)", "\(log)")
         #expect(change["key"] as? String == "counters" && change["old"] as? String == "biometric-failures=0 passcode-failures=1", "\(log)")
     }
 
@@ -190,33 +190,33 @@ struct SystemStoreCommandTests {
     @Test func aValueWeakerThanTheSystemPolicyIsRefusedNamingTheFileAndTheKey() throws {
         let host = try PAMHost()
         try host.systemPolicy("# the administrator's limits\nmax-biometric-failures = 3\ngrace-seconds = 60\n")
-        let weaker = try touchgate(host, ["--system", "config", "set", "max-biometric-failures", "4", "--user", "alice"])
+        let weaker = try touchgate(host, ["--system", "config", "set", "max-biometric-failures", "4", "--user", "tgtest-alice"])
         #expect(weaker.status == 65, "\(weaker)")
         #expect(weaker.stderr == "touchgate: /etc/touchgate.conf: max-biometric-failures = 3 is the weakest allowed; '4' is weaker and refused\n",
                 "\(weaker)")
-        let stricter = try touchgate(host, ["--system", "config", "set", "max-biometric-failures", "2", "--user", "alice"])
+        let stricter = try touchgate(host, ["--system", "config", "set", "max-biometric-failures", "2", "--user", "tgtest-alice"])
         #expect(stricter.status == 0, "\(stricter)")
         // A user's own store too.
-        let own = try touchgate(host, ["config", "set", "grace-seconds", "61"], asUser: true, home: host.home("alice"))
+        let own = try touchgate(host, ["config", "set", "grace-seconds", "61"], asUser: true, home: host.home("tgtest-alice"))
         #expect(own.status == 65 && own.stderr.contains("/etc/touchgate.conf: grace-seconds = 60"), "\(own)")
-        let allowed = try touchgate(host, ["config", "set", "grace-seconds", "60"], asUser: true, home: host.home("alice"))
+        let allowed = try touchgate(host, ["config", "set", "grace-seconds", "60"], asUser: true, home: host.home("tgtest-alice"))
         #expect(allowed.status == 0, "\(allowed)")
     }
 
     @Test func aStoredValueWeakerThanTheFileGivesWayToItAndSaysSo() throws {
         let host = try PAMHost()
-        let before = try touchgate(host, ["config", "set", "grace-seconds", "600"], asUser: true, home: host.home("alice"))
+        let before = try touchgate(host, ["config", "set", "grace-seconds", "600"], asUser: true, home: host.home("tgtest-alice"))
         #expect(before.status == 0, "\(before)")
         try host.systemPolicy("grace-seconds = 60\n")
-        let get = try touchgate(host, ["config", "get"], asUser: true, home: host.home("alice"))
+        let get = try touchgate(host, ["config", "get"], asUser: true, home: host.home("tgtest-alice"))
         #expect(get.status == 0 && get.stdout.contains("\ngrace-seconds=60\n"), "\(get)")
         #expect(get.stdout.contains("# grace-seconds=600 is stored, weaker than /etc/touchgate.conf allows: 60 is in effect"), "\(get)")
-        let json = try touchgate(host, ["--json", "status"], asUser: true, home: host.home("alice"))
+        let json = try touchgate(host, ["--json", "status"], asUser: true, home: host.home("tgtest-alice"))
         JSONContractTests.check("status", json)
         let note = try #require(json.json?["systemPolicy"] as? [String: Any], "\(json)")
         #expect(note["file"] as? String == "/etc/touchgate.conf")
         #expect((note["overridden"] as? [String: Any])?["grace-seconds"] as? Int == 600, "\(json)")
-        let getJSON = try touchgate(host, ["--json", "config", "get"], asUser: true, home: host.home("alice"))
+        let getJSON = try touchgate(host, ["--json", "config", "get"], asUser: true, home: host.home("tgtest-alice"))
         JSONContractTests.check("config get", getJSON)
         #expect(getJSON.json?["grace-seconds"] as? Int == 60, "\(getJSON)")
     }
@@ -231,7 +231,7 @@ struct SystemStoreCommandTests {
         let second = try host.run(["pamtester", "tgtest", PAMHost.user, "authenticate"], input: PAMHost.password + "\n")
         #expect(second.status != 0, "the helper waits as the file says: \(second)")
         #expect(host.calls("passcode").count == 1, "the throttled try never reached PAM")
-        let status = try touchgate(host, ["--system", "--json", "status", "--user", "alice"])
+        let status = try touchgate(host, ["--system", "--json", "status", "--user", "tgtest-alice"])
         #expect((1...60).contains(status.json?["retryAfterSeconds"] as? Int ?? 0), "\(status)")
     }
 
@@ -257,11 +257,11 @@ struct SystemStoreCommandTests {
             expected = "cannot be read: Permission denied"
         }
         let line = "touchgate: system policy /etc/touchgate.conf: \(expected); until it is fixed no setting is weaker than its default\n"
-        // Root cannot be kept from reading: the unreadable file is tried by alice.
+        // Root cannot be kept from reading: the unreadable file is tried by tgtest-alice.
         let asUser = name == "unreadable"
-        let home = asUser ? host.home("alice") : nil
+        let home = asUser ? host.home("tgtest-alice") : nil
         for arguments in [["status"], ["config", "get"], ["config", "set", "grace-seconds", "0"]] {
-            let result = try touchgate(host, (asUser ? [] : ["--system", "--user", "alice"]) + arguments, asUser: asUser, home: home)
+            let result = try touchgate(host, (asUser ? [] : ["--system", "--user", "tgtest-alice"]) + arguments, asUser: asUser, home: home)
             #expect(result.status == 74, "\(arguments): \(result)")
             #expect(result.stderr == line, "\(arguments): \(result)")
             #expect(result.stdout.isEmpty, "\(arguments): \(result)")
@@ -271,11 +271,11 @@ struct SystemStoreCommandTests {
         #expect(log.status == 0 && log.stderr == line, "\(log)")
     }
 
-    /// A malformed file fails closed for the PAM module's helper too: alice's ledger setting of no
+    /// A malformed file fails closed for the PAM module's helper too: tgtest-alice's ledger setting of no
     /// waits at all gives way to the default waits (the sixth try after five wrong ones waits).
     @Test func aMalformedFileHoldsTheLedgerToTheDefaults() throws {
         let host = try PAMHost()
-        let none = try touchgate(host, ["--system", "config", "set", "passcode-delays", "0", "--user", "alice"])
+        let none = try touchgate(host, ["--system", "config", "set", "passcode-delays", "0", "--user", "tgtest-alice"])
         #expect(none.status == 0, "\(none)")
         try host.systemPolicy("passcode-delays 0\n")
         for _ in 0..<5 {

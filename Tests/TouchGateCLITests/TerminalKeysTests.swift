@@ -29,15 +29,15 @@ import Testing
 
     /// A pane that shows the marker, then runs the gate for `term-1` as a child of `sh` (so the
     /// gate is not the terminal's session leader), then says how it ended.
-    static func gatePane(_ world: TestEnvironment) throws -> PaneTerminal {
-        try PaneTerminal(world: world, command: """
+    static func gatePane(_ world: TestEnvironment) async throws -> PaneTerminal {
+        try await PaneTerminal(world: world, command: """
             printf '\(marker)\\n'; '\(TestEnvironment.binary)' gate --session term-1; echo "GATE-EXIT=$?"; sleep 600
             """)
     }
 
     /// A pane with an interactive bash (job control, its own terminal modes) at prompt `READY$ `.
     static func bashPane(_ world: TestEnvironment) async throws -> PaneTerminal {
-        let pane = try PaneTerminal(world: world, command: "PS1='READY$ ' exec /bin/bash --norc --noprofile -i")
+        let pane = try await PaneTerminal(world: world, command: "PS1='READY$ ' exec /bin/bash --norc --noprofile -i")
         try await pane.waitForScreen(containing: "READY$")
         return pane
     }
@@ -64,14 +64,14 @@ import Testing
     /// says so on the cover, and the right secret typed after them unlocks.
     @Test func ctrlCCtrlBackslashAndCtrlZCancelTheLineAtOnceAtTheGate() async throws {
         let world = try Self.lockedWorld()
-        let pane = try Self.gatePane(world)
+        let pane = try await Self.gatePane(world)
         defer { pane.shutdown() }
         try await pane.waitForScreen(containing: "Password:")
         let gate = try await pane.touchgatePID()
         for (index, key) in ["C-c", "C-\\", "C-z"].enumerated() {
             try await pane.waitUntilPrompting(gate)
-            try pane.type("half-typed", literal: true)
-            try pane.type(key)
+            try await pane.type("half-typed", literal: true)
+            try await pane.type(key)
             try await eventually("\(key) to cancel the line without Enter") {
                 try Self.count(world, "biometric", "userCancel") == index + 1
             }
@@ -82,7 +82,7 @@ import Testing
         }
         // The half-typed lines never reached PAM as answers.
         #expect(try Self.count(world, "biometric", "authenticationFailed") == 0)
-        try pane.typeLine(Self.finger)
+        try await pane.typeLine(Self.finger)
         try await pane.waitForScreen(containing: "GATE-EXIT=0")
         #expect(try world.gateSessionStatus("term-1")?.locked == false)
     }
@@ -90,15 +90,15 @@ import Testing
     /// Backspace, Ctrl-U and Ctrl-W edit the gate's own line (its input is not canonical).
     @Test func theGateEditsItsLine() async throws {
         let world = try Self.lockedWorld()
-        let pane = try Self.gatePane(world)
+        let pane = try await Self.gatePane(world)
         defer { pane.shutdown() }
         try await pane.waitForScreen(containing: "Password:")
         let gate = try await pane.touchgatePID()
         try await pane.waitUntilPrompting(gate)
-        try pane.type("wrong words", literal: true)
-        try pane.type("C-w", "C-u")
-        try pane.type("alice-fingerXY", literal: true)
-        try pane.type("BSpace", "BSpace", "Enter")
+        try await pane.type("wrong words", literal: true)
+        try await pane.type("C-w", "C-u")
+        try await pane.type("alice-fingerXY", literal: true)
+        try await pane.type("BSpace", "BSpace", "Enter")
         try await pane.waitForScreen(containing: "GATE-EXIT=0")
         #expect(try Self.count(world, "biometric", "authenticationFailed") == 0)
     }
@@ -108,12 +108,12 @@ import Testing
         let world = try Self.lockedWorld()
         let pane = try await Self.bashPane(world)
         defer { pane.shutdown() }
-        try pane.typeLine("'\(TestEnvironment.binary)' auth --session term-2; echo \"AUTH-EXIT=$?\"")
+        try await pane.typeLine("'\(TestEnvironment.binary)' auth --session term-2; echo \"AUTH-EXIT=$?\"")
         let auth = try await pane.touchgatePID()
         try await pane.waitUntilPrompting(auth)
-        try pane.type("C-\\")
+        try await pane.type("C-\\")
         #expect(try await Self.waitForExit(pane) == "2")
-        #expect(try pane.screen().contains("(userCancel)"))
+        #expect(try await pane.screen().contains("(userCancel)"))
         #expect(try world.sqlite("SELECT count(*) FROM audit WHERE outcome = 'pending'") == "0")
         #expect(try Self.count(world, "biometric", "userCancel") == 1)
     }
@@ -124,25 +124,25 @@ import Testing
         let world = try Self.lockedWorld()
         let pane = try await Self.bashPane(world)
         defer { pane.shutdown() }
-        try pane.typeLine("'\(TestEnvironment.binary)' auth --session term-2")
+        try await pane.typeLine("'\(TestEnvironment.binary)' auth --session term-2")
         let auth = try await pane.touchgatePID()
         try await pane.waitUntilPrompting(auth)
-        try pane.type("C-z")
+        try await pane.type("C-z")
         try await pane.waitForScreen(containing: "Stopped")
         // The shell has its terminal back: what it echoes shows.
-        try pane.type("echo SHELL-ECHOES", literal: true)
+        try await pane.type("echo SHELL-ECHOES", literal: true)
         try await pane.waitForScreen(containing: "echo SHELL-ECHOES")
-        try pane.type("C-u")
-        let prompts = try pane.screen().components(separatedBy: "Password:").count
-        try pane.typeLine("fg")
+        try await pane.type("C-u")
+        let prompts = try await pane.screen().components(separatedBy: "Password:").count
+        try await pane.typeLine("fg")
         try await pane.waitForScreen("the prompt shown again after fg") { $0.components(separatedBy: "Password:").count > prompts }
         try await pane.waitUntilPrompting(auth)
-        try pane.type(Self.finger, literal: true)
+        try await pane.type(Self.finger, literal: true)
         try await Task.sleep(for: .milliseconds(300))
-        #expect(!(try pane.screen()).contains(Self.finger), "the answer was echoed after fg")
-        try pane.type("Enter")
+        #expect(!(try await pane.screen()).contains(Self.finger), "the answer was echoed after fg")
+        try await pane.type("Enter")
         try await eventually("auth to end") { kill(auth, 0) != 0 }
-        try pane.typeLine("echo \"AUTH-EXIT=$?\"")
+        try await pane.typeLine("echo \"AUTH-EXIT=$?\"")
         #expect(try await Self.waitForExit(pane) == "0")
     }
 
@@ -155,24 +155,24 @@ import Testing
         try world.holdCalls("touchgate-gated")
         let calls = world.calls("touchgate-gated")
         let successes = try Self.count(world, "biometric", "success")
-        let pane = try Self.gatePane(world)
+        let pane = try await Self.gatePane(world)
         defer { pane.shutdown() }
         try await pane.waitForScreen(containing: "this session is locked")
         // The stack holds the try before it prompts: the try is admitted and PAM runs.
         try await eventually("the first try to reach PAM") { world.calls("touchgate-gated") == calls + 1 }
         let gate = try await pane.touchgatePID()
-        try pane.typeLine(Self.finger)
-        try pane.type("TYPED-AHEAD", literal: true)
+        try await pane.typeLine(Self.finger)
+        try await pane.type("TYPED-AHEAD", literal: true)
         // A round trip through the tmux server: the keys have reached the pane before PAM goes on.
-        _ = try pane.screen()
+        _ = try await pane.screen()
         try world.release("touchgate-gated")
         try await pane.waitForScreen(containing: "Password:")
         try await pane.waitUntilPrompting(gate)
-        let screen = try pane.screen()
+        let screen = try await pane.screen()
         #expect(!screen.contains(Self.finger) && !screen.contains("TYPED-AHEAD"), "type-ahead shows:\n\(screen)")
         #expect(try world.gateSessionStatus("term-1")?.locked == true, "type-ahead became the answer")
         #expect(try Self.count(world, "biometric", "success") == successes)
-        try pane.typeLine(Self.finger)
+        try await pane.typeLine(Self.finger)
         try await pane.waitForScreen(containing: "GATE-EXIT=0")
     }
 
@@ -184,25 +184,25 @@ import Testing
         defer { pane.shutdown() }
         try world.holdCalls("touchgate-gated")
         let calls = world.calls("touchgate-gated")
-        try pane.typeLine("'\(TestEnvironment.binary)' auth --policy biometrics --session term-2; echo \"AUTH-EXIT=$?\"")
+        try await pane.typeLine("'\(TestEnvironment.binary)' auth --policy biometrics --session term-2; echo \"AUTH-EXIT=$?\"")
         let auth = try await pane.touchgatePID()
         try await eventually("the first try to reach PAM") { world.calls("touchgate-gated") == calls + 1 }
         try world.release("touchgate-gated")
         try await pane.waitForScreen(containing: "Password:")
         try await pane.waitUntilPrompting(auth)
-        try pane.typeLine("not-the-finger")
+        try await pane.typeLine("not-the-finger")
         // The second try: the stack holds it before it prompts; typed meanwhile, this must not count.
         try await eventually("the second try to reach PAM") { world.calls("touchgate-gated") == calls + 2 }
-        try pane.typeLine(Self.finger)
-        try pane.type("TYPED-AHEAD", literal: true)
-        _ = try pane.screen()
+        try await pane.typeLine(Self.finger)
+        try await pane.type("TYPED-AHEAD", literal: true)
+        _ = try await pane.screen()
         try world.release("touchgate-gated")
         try await pane.waitForScreen("the second prompt") { $0.components(separatedBy: "Password:").count == 3 }
         try await pane.waitUntilPrompting(auth)
-        let screen = try pane.screen()
+        let screen = try await pane.screen()
         #expect(!screen.contains(Self.finger) && !screen.contains("TYPED-AHEAD"), "type-ahead shows:\n\(screen)")
         #expect(!screen.contains("\nAUTH-EXIT="), "type-ahead became the answer:\n\(screen)")
-        try pane.typeLine(Self.finger)
+        try await pane.typeLine(Self.finger)
         #expect(try await Self.waitForExit(pane) == "0")
     }
 
@@ -211,25 +211,25 @@ import Testing
     @Test func typeAheadDuringACountdownIsNeitherShownNorAnswered() async throws {
         // Long enough that the countdown is still running when a loaded machine looks at it.
         let world = try Self.lockedWorld(configure: [("passcode-delays", "0,10")], enroll: false)
-        let pane = try Self.gatePane(world)
+        let pane = try await Self.gatePane(world)
         defer { pane.shutdown() }
         try await pane.waitForScreen(containing: "Password:")
         let gate = try await pane.touchgatePID()
         try await pane.waitUntilPrompting(gate)
-        try pane.typeLine("not-the-passcode")
+        try await pane.typeLine("not-the-passcode")
         let screen = try await pane.waitForScreen(containing: "Too many wrong passcodes: next try in")
         #expect(!screen.contains("not-the-passcode"), "\(screen)")
-        try pane.typeLine(Self.passcode)
-        try pane.type("TYPED-AHEAD", literal: true)
+        try await pane.typeLine(Self.passcode)
+        try await pane.type("TYPED-AHEAD", literal: true)
         try await pane.waitForScreen("the countdown to go on") { screen in (1...8).contains { screen.contains("next try in \($0) s") } }
-        let during = try pane.screen()
+        let during = try await pane.screen()
         #expect(!during.contains(Self.passcode) && !during.contains("TYPED-AHEAD"), "type-ahead shows:\n\(during)")
         #expect(during.components(separatedBy: "Too many wrong passcodes").count == 2, "stale countdown lines:\n\(during)")
         try await pane.waitForScreen(containing: "Password:", timeout: 20)
         try await pane.waitUntilPrompting(gate)
         #expect(try world.gateSessionStatus("term-1")?.locked == true, "type-ahead became the answer")
         #expect(try Self.count(world, "passcode", "authenticationFailed") == 1)
-        try pane.typeLine(Self.passcode)
+        try await pane.typeLine(Self.passcode)
         try await pane.waitForScreen(containing: "GATE-EXIT=0")
     }
 
@@ -239,7 +239,7 @@ import Testing
     /// the try is logged systemCancel, not userCancel, and the session stays locked.
     @Test func aHangUpAtTheGateIsLoggedSystemCancel() async throws {
         let world = try Self.lockedWorld()
-        let pane = try Self.gatePane(world)
+        let pane = try await Self.gatePane(world)
         try await pane.waitForScreen(containing: "Password:")
         let gate = try await pane.touchgatePID()
         try await pane.waitUntilPrompting(gate)

@@ -43,7 +43,7 @@ import Testing
         let enable = try world.run(["-S", "enable"], input: Self.passcode + "\n")
         #expect(enable.status == 0, "\(enable)")
         try world.gateEvents(["did-finish-launching"], session: "term-1")
-        let pane = try PaneTerminal(world: world, command: """
+        let pane = try await PaneTerminal(world: world, command: """
             printf 'MARKER-BEHIND-THE-GATE\\n'; '\(TestEnvironment.binary)' gate --session term-1; echo "GATE-EXIT=$?"; sleep 600
             """)
         defer { pane.shutdown() }
@@ -51,9 +51,9 @@ import Testing
         try await pane.waitUntilPrompting(try await pane.touchgatePID())
         #expect(screen.contains("HOSTILE-MESSAGE") && screen.contains("this session is locked"), "\(screen)")
         #expect(!screen.contains("MARKER-BEHIND-THE-GATE"), "the cover was lifted:\n\(screen)")
-        #expect(try pane.variable("alternate_on") == "1", "the pane left the alternate screen")
-        #expect(try pane.variable("pane_title") != "hostile-title", "the module set the window title")
-        try pane.typeLine(Self.passcode)
+        #expect(try await pane.variable("alternate_on") == "1", "the pane left the alternate screen")
+        #expect(try await pane.variable("pane_title") != "hostile-title", "the module set the window title")
+        try await pane.typeLine(Self.passcode)
         try await pane.waitForScreen(containing: "GATE-EXIT=0")
     }
 
@@ -171,7 +171,7 @@ import Testing
         // Weakening needs the passcode while the lock is on.
         let set = try world.run(["-S", "config", "set", "passcode-service", "touchgate-missing"], input: Self.passcode + "\n")
         #expect(set.status == 0, "\(set)")
-        let pane = try PaneTerminal(world: world, command: """
+        let pane = try await PaneTerminal(world: world, command: """
             '\(TestEnvironment.binary)' gate --session term-1; echo "GATE-EXIT=$?"; sleep 600
             """)
         defer { pane.shutdown() }
@@ -182,10 +182,10 @@ import Testing
         try await pane.waitUntilPrompting(gate)
         let looks = try TerminalKeysTests.count(world, "passcode", "passcodeNotSet")
         #expect(looks == 1)
-        try pane.type("Enter")
+        try await pane.type("Enter")
         try await eventually("Enter to look again") { try TerminalKeysTests.count(world, "passcode", "passcodeNotSet") == 2 }
         try await pane.waitUntilPrompting(gate)
-        #expect(try pane.screen().contains("Press Enter to try again."))
+        #expect(try await pane.screen().contains("Press Enter to try again."))
         #expect(try world.gateSessionStatus("term-1")?.locked == true)
     }
 

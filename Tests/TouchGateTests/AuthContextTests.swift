@@ -6,7 +6,15 @@ import Testing
 /// `pam_start_confdir`, with answers written into a pipe as a terminal would deliver them; the
 /// prompts go to a file of the world's, not to the test runner's standard error.
 @Suite struct AuthContextTests {
-    final class World {
+    final class World: @unchecked Sendable {
+        /// A world made on a thread of its own (rendering the stacks waits for a process): an
+        /// async test never holds a cooperative-pool thread for it.
+        static func make() async throws -> World {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<World, any Error>) in
+                Thread { continuation.resume(with: Result { try World() }) }.start()
+            }
+        }
+
         let directory: String
         let store: Store
         let answers: (read: Int32, write: Int32)
@@ -63,14 +71,14 @@ import Testing
     }
 
     @Test func aPasscodeSuccessUnlocksWhenNothingIsEnrolled() async throws {
-        let world = try World()
+        let world = try await World.make()
         world.type("alice-passcode")
         try await world.context().evaluate(.deviceOwner, reason: "test")
         #expect(try world.store.user("alice").lastSuccess != nil)
     }
 
     @Test func biometricsWithoutEnrollmentAreNotEnrolled() async throws {
-        let world = try World()
+        let world = try await World.make()
         await #expect(throws: AuthError(.biometryNotEnrolled)) {
             try await world.context().evaluate(.biometrics, reason: "test")
         }
@@ -90,7 +98,7 @@ import Testing
     }
 
     @Test func invalidateEndsAPendingEvaluationThenLaterOnesAreInvalid() async throws {
-        let world = try World()
+        let world = try await World.make()
         let context = world.context()
         // Nothing is typed: the evaluation waits at the passcode prompt until invalidated.
         let pending = Task { try await context.evaluate(.deviceOwner, reason: "test") }
@@ -105,7 +113,7 @@ import Testing
     }
 
     @Test func interactionNotAllowedNeverPrompts() async throws {
-        let world = try World()
+        let world = try await World.make()
         let context = world.context()
         context.interactionNotAllowed = true
         world.type("alice-passcode")
@@ -113,7 +121,7 @@ import Testing
     }
 
     @Test func reuseDurationIsCappedAndSkipsThePrompt() async throws {
-        let world = try World()
+        let world = try await World.make()
         let context = world.context()
         context.reuseDuration = 10_000
         #expect(context.reuseDuration == AuthContext.maximumReuseDuration)
@@ -127,7 +135,7 @@ import Testing
     }
 
     @Test func theStoredReuseSecondsApplyUnlessTheContextSetsItsOwn() async throws {
-        let world = try World()
+        let world = try await World.make()
         var configuration = try world.store.configuration(user: "alice")
         // The longest allowed: the window is wall-clock time, and on a busy two-core host the
         // test can wait for a thread of the pool for a minute between its two evaluations.

@@ -1,7 +1,7 @@
 import Testing
 @testable import TouchGate
 
-@Suite struct DatabaseMigratorTests {
+@Suite(.removesItsFiles) struct DatabaseMigratorTests {
     let migrator = DatabaseMigrator.embedded
 
     @Test func embeddedMigrationsAreNumberedFromOneWithoutGaps() {

@@ -6,7 +6,7 @@ import Testing
 /// The evaluation's driver (``Evaluation`` behind ``AuthContext``) with a real store and a fake
 /// checker: the machine's actions reach the store and the checker as they should. The real PAM
 /// stacks are exercised end to end (AuthContextTests, FingerprintTests, the CLI suites).
-@Suite struct EvaluationTests {
+@Suite(.removesItsFiles) struct EvaluationTests {
     /// A checker that answers each call from a script, or waits (watching the interrupter, as
     /// the real ones do) until the evaluation is interrupted.
     final class ScriptedChecker: CredentialChecker, @unchecked Sendable {

@@ -7,7 +7,7 @@ import Testing
 /// (``GateUseCase``) with a real store, a scripted checker and a
 /// screen that records what it was asked to draw; the gate through the real binary, a real
 /// terminal and real PAM is in the CLI suites (GateTests, TmuxGateTests, TerminalKeysTests).
-@Suite struct GateDriverTests {
+@Suite(.removesItsFiles) struct GateDriverTests {
     typealias ScriptedChecker = EvaluationTests.ScriptedChecker
 
     final class RecordingScreen: GateScreen {

@@ -4,7 +4,7 @@ import Testing
 
 /// ``LifecycleEvents`` against a real store whose clock the test sets: grace periods, the relock
 /// on a return, and the prompt owner a `did-enter-background` ends, without sleeping.
-@Suite struct LifecycleEventsTests {
+@Suite(.removesItsFiles) struct LifecycleEventsTests {
     /// A store of alice's with `grace-seconds` at `grace`, the lock on, and session `s` launched
     /// (while the lock was off) and active, so unlocked.
     static func world(grace: Int) throws -> (LifecycleEvents, TestClock) {

@@ -1,7 +1,7 @@
 import Testing
 @testable import TouchGate
 
-@Suite struct LockoutPolicyTests {
+@Suite(.removesItsFiles) struct LockoutPolicyTests {
     let policy = LockoutPolicy(configuration: Configuration())
 
     @Test func biometricsLockAfterTheConfiguredFailures() {
@@ -51,7 +51,7 @@ import Testing
 }
 
 /// The write-ahead counting in the store, with an injected clock.
-@Suite struct StoreAttemptTests {
+@Suite(.removesItsFiles) struct StoreAttemptTests {
     @Test func everyAdmittedBiometricAttemptCountsUntilSettled() throws {
         let store = try Store(path: temporaryStorePath(), clock: TestClock())
         let configuration = Configuration()

@@ -3,7 +3,7 @@ import Testing
 @testable import TouchGate
 
 /// ``PromptHold``, the one claim on a session's prompt, against a real store and real processes.
-@Suite struct PromptHoldTests {
+@Suite(.removesItsFiles) struct PromptHoldTests {
     @Test func aClaimIsHeldUntilReleasedAndNamesThisProcess() throws {
         let store = try Store(path: temporaryStorePath())
         let hold = PromptHold(store: store, session: "s", user: "alice", kind: .auth)

@@ -4,7 +4,7 @@ import Testing
 /// ``SettingChanges`` against a real store: which change asks for which authorization, and that
 /// a refused one changes nothing. The evaluation is the use case's port, here a recorder that
 /// answers as the test says (the evaluation itself is AuthContext's, tested on its own).
-@Suite struct SettingChangesTests {
+@Suite(.removesItsFiles) struct SettingChangesTests {
     final class Authorizer {
         var asked: [Authorization] = []
         var answer: AuthError?

@@ -22,10 +22,78 @@ import Testing
         #expect(machine.input(now: 1) == .drop)
         #expect(!machine.readsInput)
         // A gate that ends without an unlock is run again; the program still has not started.
-        #expect(machine.gateEnded(unlocked: false, terminalGone: false, now: 2) == .gateAgain(afterMilliseconds: 1000))
-        #expect(machine.gateEnded(unlocked: true, terminalGone: false, now: 3) == .startProgram)
+        #expect(machine.gateEnded(status: 137, terminalGone: false, now: 2) == .gateAgain(afterMilliseconds: 1000))
+        #expect(machine.gateEnded(status: 0, terminalGone: false, now: 3) == .startProgram)
         #expect(machine.readsInput)
         #expect(machine.input(now: 4) == .relay)
+    }
+
+    @Test func aGateThatCannotUnlockEndsTheOwnerInsteadOfRunningAgain() {
+        // notInteractive (no terminal to ask at) at the first gate: nothing started, the owner ends with 11.
+        var first = ShellOwnerStateMachine()
+        _ = first.start(now: 0)
+        #expect(first.checked(locked: true, idleSeconds: 0, now: 0) == .cover)
+        #expect(!first.programStarted)
+        #expect(first.gateEnded(status: 11, terminalGone: false, now: 1) == .exit(status: 11, reason: .cannotUnlock))
+        #expect(first.input(now: 2) == .drop)
+        #expect(first.gateEnded(status: 0, terminalGone: false, now: 3) == .none)
+        // Over a running program: the program is hung up (never shown again) and the owner ends with the gate's status.
+        var running = Self.open()
+        #expect(running.programStarted)
+        _ = running.lockRequested()
+        _ = running.checked(locked: true, idleSeconds: 0, now: 101)
+        #expect(running.gateEnded(status: 64, terminalGone: false, now: 102) == .hangUpProgramAndExit(status: 64, reason: .cannotUnlock))
+        #expect(running.output() == .recordOnly)
+        #expect(running.input(now: 103) == .drop)
+        #expect(running.programExited() == .exit(showRemainingOutput: false))
+    }
+
+    @Test func ctrlCEndsOnlyAGateBeforeTheProgramStarted() {
+        var first = ShellOwnerStateMachine()
+        _ = first.start(now: 0)
+        _ = first.checked(locked: true, idleSeconds: 0, now: 0)
+        #expect(first.gateEnded(status: 2, terminalGone: false, now: 1) == .exit(status: 2, reason: .cancelled))
+        // Once the program ran, a userCancel is a gate ended without an unlock: covered, and asked again.
+        var running = Self.open()
+        _ = running.lockRequested()
+        _ = running.checked(locked: true, idleSeconds: 0, now: 101)
+        #expect(running.gateEnded(status: 2, terminalGone: false, now: 102) == .gateAgain(afterMilliseconds: 1000))
+        #expect(running.output() == .recordOnly)
+    }
+
+    @Test func aGateThatKeepsEndingAtOnceEndsTheOwner() {
+        var machine = Self.open()
+        _ = machine.lockRequested()
+        _ = machine.checked(locked: true, idleSeconds: 0, now: 100)
+        // Killed after a while: run again, and the count starts over.
+        #expect(machine.gateEnded(status: 137, terminalGone: false, now: 200, startedAt: 100) == .gateAgain(afterMilliseconds: 1000))
+        var now = 200.0
+        for _ in 1..<ShellOwnerStateMachine.quickEndsToGiveUp {
+            #expect(machine.gateEnded(status: 134, terminalGone: false, now: now + 0.5, startedAt: now) == .gateAgain(afterMilliseconds: 1000))
+            now += 1.5
+        }
+        #expect(machine.gateEnded(status: 134, terminalGone: false, now: now + 0.5, startedAt: now)
+                == .hangUpProgramAndExit(status: 134, reason: .keepsEnding))
+        #expect(machine.output() == .recordOnly)
+        // One slow end in between starts the count over.
+        var other = Self.open()
+        _ = other.lockRequested()
+        _ = other.checked(locked: true, idleSeconds: 0, now: 100)
+        for index in 0..<(2 * ShellOwnerStateMachine.quickEndsToGiveUp - 1) {
+            let took = index == ShellOwnerStateMachine.quickEndsToGiveUp - 1 ? 30.0 : 0.5
+            #expect(other.gateEnded(status: 134, terminalGone: false, now: 100 + took, startedAt: 100) == .gateAgain(afterMilliseconds: 1000))
+        }
+    }
+
+    @Test func whichGateStatusesEndTheOwner() {
+        for status: Int32 in [11, 64, 65, 74, 126, 127] {
+            #expect(ShellOwnerStateMachine.endsForGood(gateStatus: status, programStarted: true) == .cannotUnlock)
+        }
+        // Killed, crashed, cancelled by the system, an internal error: run again.
+        for status: Int32 in [1, 2, 4, 69, 70, 129, 137, 143] {
+            #expect(ShellOwnerStateMachine.endsForGood(gateStatus: status, programStarted: true) == nil)
+        }
+        #expect(ShellOwnerStateMachine.endsForGood(gateStatus: 2, programStarted: false) == .cancelled)
     }
 
     @Test func theIdleLockIsDueFromTheLastKeyNotAtTheNextOne() {
@@ -39,7 +107,7 @@ import Testing
         #expect(machine.output() == .recordOnly)
         #expect(machine.checked(locked: true, idleSeconds: 60, now: 190) == .cover)
         #expect(machine.idleDeadline == nil)
-        #expect(machine.gateEnded(unlocked: true, terminalGone: false, now: 300) == .uncover)
+        #expect(machine.gateEnded(status: 0, terminalGone: false, now: 300) == .uncover)
         #expect(machine.idleDeadline == 360)
     }
 
@@ -69,11 +137,11 @@ import Testing
         var machine = Self.open()
         _ = machine.lockRequested()
         _ = machine.checked(locked: true, idleSeconds: 0, now: 101)
-        #expect(machine.gateEnded(unlocked: false, terminalGone: true, now: 102) == .hangUpProgram)
+        #expect(machine.gateEnded(status: 4, terminalGone: true, now: 102) == .hangUpProgram)
         #expect(machine.hangUp() == .hangUpProgram)
         #expect(machine.input(now: 103) == .drop)
         #expect(machine.output() == .recordOnly)
-        #expect(machine.gateEnded(unlocked: true, terminalGone: false, now: 104) == .none)
+        #expect(machine.gateEnded(status: 0, terminalGone: false, now: 104) == .none)
         #expect(machine.programExited() == .exit(showRemainingOutput: false))
     }
 

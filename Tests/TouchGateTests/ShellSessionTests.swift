@@ -4,7 +4,7 @@ import Testing
 
 /// ``ShellSession``, the terminal owner's session, against a real store whose clock the test
 /// sets: the launch lock, the idle lock, a store that cannot say, and the session's end.
-@Suite struct ShellSessionTests {
+@Suite(.removesItsFiles) struct ShellSessionTests {
     static func session(lockOn: Bool, idle: Int = 0, grace: Int = 0) throws -> (ShellSession, TestClock) {
         let clock = TestClock()
         let store = try Store(path: temporaryStorePath(), clock: clock)
@@ -20,6 +20,8 @@ import Testing
         #expect(ShellSession.runsProgramDirectly(insideTmux: true, insideOwner: false, onTerminal: true))
         #expect(ShellSession.runsProgramDirectly(insideTmux: false, insideOwner: true, onTerminal: true))
         #expect(ShellSession.runsProgramDirectly(insideTmux: false, insideOwner: false, onTerminal: false))
+        // A terminal on standard input that is not the controlling terminal (su USER -c CMD): no gate could ask there.
+        #expect(ShellSession.runsProgramDirectly(insideTmux: false, insideOwner: false, onTerminal: true, controllingTerminal: false))
     }
 
     @Test func aLaunchWhileTheLockIsOnIsLockedAndListsTheOwner() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// ``Store/sendAllToBackground(user:policy:now:)`` and ``Store/bringToForeground(_:user:policy:now:)``:
 /// what `touchgate watch` writes on a suspend, a screen lock and a resume.
-@Suite struct StoreBackgroundTests {
+@Suite(.removesItsFiles) struct StoreBackgroundTests {
     static let on = SessionLifecycle.Policy(enabled: true, graceSeconds: 3600)
 
     /// A store with sessions of alice in each state (`a-active`, `b-inactive`, `c-background`,

@@ -17,10 +17,12 @@ final class TestClock: Clock, @unchecked Sendable {
     }
 }
 
-/// A fresh directory for one test's store files.
+/// A fresh directory for one test's store files, removed when the test ends (its suite has the
+/// ``Trait/removesItsFiles`` trait; else when the process exits).
 func temporaryStorePath(_ name: String = "touchgate.sqlite") -> String {
     var template = Array("/tmp/touchgate-unit-XXXXXX".utf8CString)
     let directory = String(cString: mkdtemp(&template)!)
+    TemporaryFiles.made(directory)
     return directory + "/state/" + name
 }
 

@@ -3,7 +3,7 @@ import Testing
 
 /// ``TmuxHookEvents`` against a real store: what each hook does to the sessions a client leaves
 /// and enters, in the orders tmux fires them.
-@Suite struct TmuxHookEventsTests {
+@Suite(.removesItsFiles) struct TmuxHookEventsTests {
     static func hooks(lockOn: Bool, grace: Int = 0) throws -> (TmuxHookEvents, TestClock) {
         let clock = TestClock()
         let store = try Store(path: temporaryStorePath(), clock: clock)

@@ -4,7 +4,7 @@ import Testing
 
 /// ``WatchSessions``, what `touchgate watch` does to the sessions, against a real store whose
 /// clock the test sets; the owners and tmux servers (``WatchEffects``) are recorded, in order.
-@Suite struct WatchSessionsTests {
+@Suite(.removesItsFiles) struct WatchSessionsTests {
     final class Effects: WatchEffects {
         var done: [String] = []
         func coverShellOwners() { done.append("owners") }

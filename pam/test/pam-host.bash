@@ -5,7 +5,7 @@
 #   pam-host.bash DIR COMMAND [ARGUMENTS...]
 #
 #   DIR/pam.d                  over /etc/pam.d (the test's copy, with its stacks)
-#   DIR/passwd, group, shadow, sudoers   over the files of /etc, each when it exists
+#   DIR/passwd, group, shadow, shells, sudoers   over the files of /etc, each when it exists
 #   DIR/touchgate.conf         copied with its owner and mode to /etc/touchgate.conf, the system
 #                              policy, on an overlay of /etc whose changes live in a private
 #                              tmpfs (the machine has no such file to bind-mount over)
@@ -34,7 +34,7 @@ if [ -e "$dir/touchgate.conf" ]; then
     cp -a "$dir/touchgate.conf" /etc/touchgate.conf
 fi
 mount --bind "$dir/pam.d" /etc/pam.d
-for file in passwd group shadow sudoers; do
+for file in passwd group shadow shells sudoers; do
     if [ -e "$dir/$file" ]; then mount --bind "$dir/$file" "/etc/$file"; fi
 done
 mount -t tmpfs -o mode=755 tmpfs /run

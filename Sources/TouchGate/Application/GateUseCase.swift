@@ -14,10 +14,13 @@ public struct GateRequest: Sendable, Equatable {
     public var remoteHost: String?
     /// The socket of the session's tmux server, for a session the hooks have not recorded yet.
     public var tmuxSocket: String?
+    /// `--cancelable`: Ctrl-C ends the gate (userCancel) instead of clearing the line.
+    public var cancelable: Bool
 
     public init(
         session: String, user: String, idleSince: Double? = nil, lockRequest: Bool = false, scripted: Bool = false,
-        kind: PromptClaimKind = .gate, remoteHost: String? = nil, tmuxSocket: String? = nil
+        kind: PromptClaimKind = .gate, remoteHost: String? = nil, tmuxSocket: String? = nil,
+        cancelable: Bool = false
     ) {
         self.session = session
         self.user = user
@@ -27,6 +30,7 @@ public struct GateRequest: Sendable, Equatable {
         self.kind = kind
         self.remoteHost = remoteHost
         self.tmuxSocket = tmuxSocket
+        self.cancelable = cancelable
     }
 }
 
@@ -167,10 +171,11 @@ public final class GateUseCase {
             biometricChecker: biometricChecker, prompts: prompts, interrupter: Interrupter())
         context.remoteHost = request.remoteHost
         context.fallbackTitle = "the passcode"
-        // Ctrl-C only clears the line at the gate: offering it as "cancel" would mislead.
-        context.cancelTitle = nil
+        // Ctrl-C only clears the line at the gate (unless cancelable): offering it as "cancel" would mislead.
+        if !request.cancelable { context.cancelTitle = nil }
         let gate = Gate(ledger: ledger, session: request.session, context: context, scripted: request.scripted,
                         kind: request.kind, processes: processes)
+        gate.cancelable = request.cancelable
         gate.reason = "unlock " + (label == request.session ? "session \(request.session.escapedForMessage)" : label.escapedForMessage)
         return gate
     }

@@ -7,9 +7,14 @@
 public final class ShellSession {
     /// Whether `touchgate shell` runs its program directly, holding nothing: inside tmux (the
     /// client lock is the lock), inside another owner (the outer one holds the terminal), or
-    /// without a terminal on standard input and output (no screen to cover).
-    public static func runsProgramDirectly(insideTmux: Bool, insideOwner: Bool, onTerminal: Bool) -> Bool {
-        insideTmux || insideOwner || !onTerminal
+    /// without a terminal on standard input and output (no screen to cover), or when that
+    /// terminal is not its controlling terminal (`su USER -c CMD`, `runuser -l USER -c CMD`: a
+    /// session of its own, with the caller's terminal on its standard input). There the gate
+    /// could never ask (`/dev/tty` does not open: notInteractive), and the command runs as
+    /// `ssh host CMD` runs it: the account was authenticated by whoever ran it.
+    public static func runsProgramDirectly(insideTmux: Bool, insideOwner: Bool, onTerminal: Bool,
+                                           controllingTerminal: Bool = true) -> Bool {
+        insideTmux || insideOwner || !onTerminal || !controllingTerminal
     }
 
     public let store: Store?

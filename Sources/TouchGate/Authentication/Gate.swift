@@ -13,6 +13,8 @@ public final class Gate {
     public var reason: String
     /// What this gate claims the prompt as.
     public let kind: PromptClaimKind
+    /// Ctrl-C ends the gate (userCancel) instead of clearing the line (``GateStateMachine/cancelable``).
+    public var cancelable = false
     let processes: any ProcessProbe
 
     /// - Parameter context: evaluates device-owner for the session's user in `store`; its
@@ -104,7 +106,7 @@ public final class Gate {
     /// Runs the gate to its end; throws a ``StoreError`` when the store fails meanwhile (the
     /// caller goes on offline: the gate still opens only for the passcode).
     public func run(on screen: any GateScreen) throws -> GateEnd {
-        var machine = GateStateMachine(scripted: scripted)
+        var machine = GateStateMachine(scripted: scripted, cancelable: cancelable)
         let hold = PromptHold(ledger: ledger, session: session, user: user, kind: kind, probe: processes)
         defer { hold.release() }
         var step: Step = switch machine.start() {

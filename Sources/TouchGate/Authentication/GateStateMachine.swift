@@ -114,8 +114,13 @@ public struct GateStateMachine: Sendable {
     /// How long the gate waits between looks at a prompt another process holds.
     public static let ownerPollMilliseconds: Int32 = 300
 
-    public init(scripted: Bool) {
+    /// Ctrl-C (userCancel) ends the gate instead of clearing the line: `touchgate shell`'s first
+    /// gate, before its program shows anything, so the user can leave a login they did not mean.
+    public let cancelable: Bool
+
+    public init(scripted: Bool, cancelable: Bool = false) {
         self.scripted = scripted
+        self.cancelable = cancelable
     }
 
     // MARK: - Inputs
@@ -228,6 +233,8 @@ public struct GateStateMachine: Sendable {
             break
         case .interrupted(.system):
             return finished(.stopped(AuthError(.systemCancel)))
+        case .interrupted(.user) where cancelable:
+            return finished(.stopped(AuthError(.userCancel)))
         case .interrupted(_):
             state = .evaluating
             return .evaluate(notice: nil, clearInterruption: true)
@@ -262,6 +269,8 @@ public struct GateStateMachine: Sendable {
     private mutating func end(for error: AuthError, terminalGone: Bool) -> (GateEnd, String?)? {
         switch error.code {
         case .systemCancel, .notInteractive:
+            return finish(.stopped(error))
+        case .userCancel where cancelable:
             return finish(.stopped(error))
         case .userCancel, .appCancel:
             if scripted { return finish(.stopped(error)) }

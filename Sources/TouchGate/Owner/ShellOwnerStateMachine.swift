@@ -94,17 +94,83 @@ public struct ShellOwnerStateMachine: Sendable {
         /// The gate ended without an unlock (killed, crashed): cover again, say so, and run a new
         /// gate after `milliseconds`. Nothing of the session shows in between.
         case gateAgain(afterMilliseconds: Int32)
+        /// The gate ended for good (``endsForGood(gateStatus:programStarted:)``): give the
+        /// terminal back, say `reason` in one line on standard error, and exit with `status`,
+        /// the gate's. Nothing runs yet, so nothing of the session is exposed.
+        case exit(status: Int32, reason: GiveUpReason)
+        /// The same with the program running: hang it up (never shown again), then exit with `status`.
+        case hangUpProgramAndExit(status: Int32, reason: GiveUpReason)
         /// The terminal is gone: hang up the program.
         case hangUpProgram
         /// Nothing: the owner is ending anyway.
         case none
     }
 
-    public mutating func gateEnded(unlocked: Bool, terminalGone: Bool, now: Double) -> GateEndAction {
+    /// Why the owner ends after a gate that did not unlock.
+    public enum GiveUpReason: Equatable, Sendable {
+        /// The gate cannot unlock here: another run would end the same (no terminal to ask at,
+        /// a usage error, a value or a store it cannot use, a gate that cannot be run).
+        case cannotUnlock
+        /// Ctrl-C at the first gate, before the program started.
+        case cancelled
+        /// The gate ended without an unlock ``quickEndsToGiveUp`` times in a row, each within
+        /// ``quickEndSeconds`` of its start (it crashes, or something ends it at once): another
+        /// run would only loop.
+        case keepsEnding
+    }
+
+    /// A gate that ends sooner than this after its start, without an unlock, ended "quickly".
+    public static let quickEndSeconds = 2.0
+    /// How many quick ends in a row end the owner.
+    public static let quickEndsToGiveUp = 5
+    /// The gates that ended quickly in a row, without an unlock.
+    private var quickEnds = 0
+
+    /// Whether a gate that ended with `gateStatus` (an exit status, 128 + a signal) ends the
+    /// owner rather than being run again: an error that another run would repeat (11
+    /// notInteractive, 64 usage, 65 bad value, 74 store, 126 and 127: the gate
+    /// cannot be run), or Ctrl-C (2 userCancel) at the first gate, before the program started
+    /// (the owner runs that gate with `--cancelable`). A gate killed, crashed or cancelled by the
+    /// system is run again (that may not happen twice), unless gates keep ending at once
+    /// (``GiveUpReason/keepsEnding``, which ``gateEnded(status:terminalGone:now:startedAt:)`` counts).
+    public static func endsForGood(gateStatus: Int32, programStarted: Bool) -> GiveUpReason? {
+        switch gateStatus {
+        case ExitCode(.userCancel).rawValue where !programStarted: .cancelled
+        case ExitCode.notInteractive.rawValue, ExitCode.usage.rawValue, ExitCode.badValue.rawValue,
+             ExitCode.store.rawValue, 126, 127: .cannotUnlock
+        default: nil
+        }
+    }
+
+    /// Whether the program has started (the gate that covers it then runs without `--cancelable`).
+    public var programStarted: Bool {
+        switch state {
+        case .idle, .checking(_, programStarted: false, _), .covered(programStarted: false): false
+        default: true
+        }
+    }
+
+    /// The gate that started at `startedAt` ended with `status` (0: the unlock).
+    public mutating func gateEnded(status: Int32, terminalGone: Bool, now: Double, startedAt: Double? = nil) -> GateEndAction {
         guard case .covered(let started) = state else { return .none }
         // The terminal is gone: ``hangUp()`` ends the owner (and the program, if it runs).
         if terminalGone { return .hangUpProgram }
-        guard unlocked else { return .gateAgain(afterMilliseconds: 1000) }
+        guard status == 0 else {
+            var reason = Self.endsForGood(gateStatus: status, programStarted: started)
+            if reason == nil {
+                let quick = startedAt.map { now - $0 < Self.quickEndSeconds } ?? false
+                quickEnds = quick ? quickEnds + 1 : 0
+                if quickEnds >= Self.quickEndsToGiveUp { reason = .keepsEnding }
+            }
+            guard let reason else { return .gateAgain(afterMilliseconds: 1000) }
+            guard started else {
+                state = .ended
+                return .exit(status: status, reason: reason)
+            }
+            state = .hangingUp
+            return .hangUpProgramAndExit(status: status, reason: reason)
+        }
+        quickEnds = 0
         state = .open(lastInput: now)
         return started ? .uncover : .startProgram
     }

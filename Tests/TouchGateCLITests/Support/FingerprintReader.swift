@@ -51,7 +51,8 @@ final class FingerprintReader: @unchecked Sendable {
         Self.registerCleanup(directory.path, sensor)
         do {
             try sensor.start()
-            try sensor.enroll("good", user: Self.user)
+            // The test worlds' user, and ``PAMHost``'s account (sudo and pamtester in its namespace).
+            for user in [Self.user, PAMHost.user] { try sensor.enroll("good", user: user) }
         } catch {
             throw TestFailure("the simulated fingerprint sensor: \(error.description)")
         }

@@ -4,19 +4,21 @@ import Testing
 /// A machine with `pam_touchgate.so` in its stacks, for running the real `sudo`, `su` and
 /// `pamtester` against it as root: `pam/test/pam-host.bash` runs each command in a private mount
 /// namespace where this directory's files are bind-mounted over `/etc/pam.d`, `/etc/passwd`,
-/// `/etc/group`, `/etc/shadow`, `/etc/sudoers` and `/var/lib/touchgate`; the machine's own files
+/// `/etc/group`, `/etc/shadow`, `/etc/shells`, `/etc/sudoers` and `/var/lib/touchgate`; the machine's own files
 /// never change.
 ///
-/// The user `alice` (uid 4242, password ``password``) exists only inside. The passcode stack
+/// The accounts inside are root's, nobody's and the test's only (never the host's): the user
+/// `tgtest-alice` (uid 4242, password ``password``) and `tgtest-bob` exist only inside, whatever
+/// accounts the host has. The passcode stack
 /// `touchgate` is pam_unix behind a pam_exec counter (`calls-passcode`, one line per call that
 /// reached PAM); the biometric stack `touchgate-biometric` is absent unless a test writes one.
 final class PAMHost: @unchecked Sendable {
-    static let user = "alice"
+    static let user = "tgtest-alice"
     static let uid = 4242
-    static let password = "alice-password"
+    static let password = "tgtest-alice-password"
     /// A second user, for `su` (which asks for the target's password).
-    static let target = "bob"
-    static let targetPassword = "bob-password"
+    static let target = "tgtest-bob"
+    static let targetPassword = "tgtest-bob-password"
     /// Where the namespace puts the helper (root-owned directories, as the module requires).
     static let helperPath = "/run/touchgate/touchgate-pam-helper"
 
@@ -43,7 +45,14 @@ final class PAMHost: @unchecked Sendable {
         try manager.createDirectory(at: directory.appendingPathComponent("ledger"), withIntermediateDirectories: true)
         chmod(path, 0o755)
         chmod(directory.appendingPathComponent("ledger").path, 0o700)
-        try sh("cp -a /etc/pam.d '\(path)/pam.d' && cp -p /etc/passwd /etc/group /etc/shadow '\(path)/'")
+        try sh("cp -a /etc/pam.d '\(path)/pam.d'")
+        // The namespace's accounts are root's and the test's, never the host's: a host account
+        // named like a test user cannot take its place.
+        try write("passwd", Self.systemAccounts.passwd, mode: 0o644)
+        try write("group", Self.systemAccounts.group, mode: 0o644)
+        try write("shadow", Self.systemAccounts.shadow, mode: 0o640)
+        chown(path + "/shadow", 0, Self.shadowGroup)
+        try write("shells", "/bin/sh\n/bin/bash\n/usr/bin/bash\n", mode: 0o644)
         for (name, uid, password) in [(Self.user, Self.uid, Self.password), (Self.target, Self.uid + 1, Self.targetPassword)] {
             let hash = try sh("openssl passwd -6 '\(password)'").trimmingCharacters(in: .whitespacesAndNewlines)
             let home = path + "/home/" + name
@@ -67,8 +76,39 @@ final class PAMHost: @unchecked Sendable {
         try host("tgtest")
     }
 
+    /// The entries every namespace has besides the test's users: root, and the groups setuid and
+    /// setgid tools look for (tty for terminals, shadow for unix_chkpwd) with the host's ids.
+    static let systemAccounts = (
+        passwd: "root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n",
+        group: "root:x:0:\ntty:x:\(groupID("tty") ?? 5):\nshadow:x:\(shadowGroup):\nnogroup:x:65534:\n",
+        shadow: "root:*:19000:0:99999:7:::\nnobody:*:19000:0:99999:7:::\n")
+
+    static let shadowGroup = groupID("shadow") ?? 42
+
+    private static func groupID(_ name: String) -> gid_t? {
+        guard let entry = getgrnam(name) else { return nil }
+        return entry.pointee.gr_gid
+    }
+
     deinit {
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Makes the built touchgate ``user``'s login shell, as `touchgate-login-shell` (a link to it,
+    /// as installed), listed in the namespace's /etc/shells; returns the wrapper's path.
+    @discardableResult
+    func installLoginShell() throws -> String {
+        let wrapper = path + "/bin/touchgate-login-shell"
+        try FileManager.default.createDirectory(atPath: path + "/bin", withIntermediateDirectories: true)
+        chmod(path + "/bin", 0o755)
+        try FileManager.default.createSymbolicLink(atPath: wrapper, withDestinationPath: TestEnvironment.binary)
+        try append("shells", wrapper + "\n")
+        let passwd = try String(contentsOfFile: path + "/passwd", encoding: .utf8).split(separator: "\n").map { line in
+            line.hasPrefix(Self.user + ":") ? line.split(separator: ":", omittingEmptySubsequences: false).dropLast().joined(separator: ":") + ":" + wrapper
+                : String(line)
+        }
+        try write("passwd", passwd.joined(separator: "\n") + "\n", mode: 0o644)
+        return wrapper
     }
 
     /// Writes the stack `service` into the namespace's /etc/pam.d.
@@ -112,7 +152,7 @@ final class PAMHost: @unchecked Sendable {
         return environment
     }
 
-    /// The command that runs `arguments` as alice (real and effective ids, no other groups).
+    /// The command that runs `arguments` as tgtest-alice (real and effective ids, no other groups).
     static func asUser(_ arguments: [String]) -> [String] {
         ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"] + arguments
     }

@@ -6,24 +6,27 @@ import Testing
 /// `capture-pane`, in the world's environment (its store, user and PAM stacks through
 /// `TOUCHGATE_PAM_CONFDIR`). Started with an empty signal mask and default dispositions.
 ///
-/// Its waits are `async` (``eventually(_:timeout:_:)``): a test that waits for a screen gives its
-/// thread back to the other suites meanwhile, instead of holding one of the few the runner has.
+/// Everything it does is `async`: each tmux command runs and is waited for on a thread of its own
+/// (``RunningProcess/runOnAThreadOfItsOwn(_:input:environment:timeout:)``) and its waits sleep
+/// (``eventually(_:timeout:_:)``), so a test that drives a pane never holds one of the cooperative
+/// pool's few threads, which every other test needs.
 final class PaneTerminal {
     let world: TestEnvironment
     let socket: String
     private var running = false
 
-    init(world: TestEnvironment, command: String, name: String = "term") throws {
+    init(world: TestEnvironment, command: String, name: String = "term") async throws {
         self.world = world
         socket = world.directory.appendingPathComponent("\(name).sock").path
-        _ = try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "200", "-y", "40", command])
+        _ = try await tmux(["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "200", "-y", "40", command])
         running = true
         // A test process that crashes runs no deinit: this shell ends the server once it is gone.
         let watchdog = """
             ( while kill -0 \(getpid()) 2>/dev/null && [ -d '\(world.directory.path)' ]; do sleep 1; done
               tmux -S '\(socket)' kill-server ) >/dev/null 2>&1 </dev/null &
             """
-        _ = try RunningProcess.run(["/bin/sh", "-c", watchdog], environment: TmuxHarness.environment(of: world), timeout: 10)
+        _ = try await RunningProcess.runOnAThreadOfItsOwn(["/bin/sh", "-c", watchdog], environment: TmuxHarness.environment(of: world),
+                                                          timeout: 10)
     }
 
     deinit { shutdown() }
@@ -36,21 +39,21 @@ final class PaneTerminal {
     }
 
     @discardableResult
-    func tmux(_ arguments: [String]) throws -> RunResult {
-        let result = try RunningProcess.run(["/usr/bin/tmux", "-S", socket] + arguments,
-                                            environment: TmuxHarness.environment(of: world), timeout: 20)
+    func tmux(_ arguments: [String]) async throws -> RunResult {
+        let result = try await RunningProcess.runOnAThreadOfItsOwn(["/usr/bin/tmux", "-S", socket] + arguments,
+                                                                   environment: TmuxHarness.environment(of: world), timeout: 20)
         guard result.status == 0 else { throw TestFailure("tmux \(arguments.joined(separator: " ")) failed: \(result)") }
         return result
     }
 
     /// The pane as the user sees it.
-    func screen() throws -> String {
-        try tmux(["capture-pane", "-p", "-t", "t"]).stdout
+    func screen() async throws -> String {
+        try await tmux(["capture-pane", "-p", "-t", "t"]).stdout
     }
 
     /// A pane variable (`#{alternate_on}`, `#{pane_title}`, `#{pane_pid}`).
-    func variable(_ name: String) throws -> String {
-        try tmux(["display-message", "-p", "-t", "t", "#{\(name)}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    func variable(_ name: String) async throws -> String {
+        try await tmux(["display-message", "-p", "-t", "t", "#{\(name)}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @discardableResult
@@ -64,7 +67,7 @@ final class PaneTerminal {
         var last = ""
         do {
             try await eventually(what, timeout: timeout) {
-                last = try screen()
+                last = try await screen()
                 return condition(last)
             }
         } catch {
@@ -74,18 +77,18 @@ final class PaneTerminal {
     }
 
     /// Types tmux key names (`C-c`, `Enter`), or literal text with `literal`.
-    func type(_ keys: String..., literal: Bool = false) throws {
-        try tmux(["send-keys", "-t", "t"] + (literal ? ["-l"] : []) + keys)
+    func type(_ keys: String..., literal: Bool = false) async throws {
+        try await tmux(["send-keys", "-t", "t"] + (literal ? ["-l"] : []) + keys)
     }
 
-    func typeLine(_ text: String) throws {
-        if !text.isEmpty { try type(text, literal: true) }
-        try type("Enter")
+    func typeLine(_ text: String) async throws {
+        if !text.isEmpty { try await tmux(["send-keys", "-t", "t", "-l", text]) }
+        try await type("Enter")
     }
 
     /// The pid of the process the pane started, and of its children (`/proc/PID/task/PID/children`).
-    func panePID() throws -> pid_t {
-        guard let pid = pid_t(try variable("pane_pid")) else { throw TestFailure("no pane pid") }
+    func panePID() async throws -> pid_t {
+        guard let pid = pid_t(try await variable("pane_pid")) else { throw TestFailure("no pane pid") }
         return pid
     }
 
@@ -93,7 +96,7 @@ final class PaneTerminal {
     func touchgatePID(timeout: TimeInterval = 15) async throws -> pid_t {
         var found: pid_t?
         try await eventually("touchgate to run in the pane", timeout: timeout) {
-            found = Self.descendants(of: try panePID()).first { pid in
+            found = Self.descendants(of: try await panePID()).first { pid in
                 (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("touchgate") == true
             }
             return found != nil
@@ -127,7 +130,7 @@ final class PaneTerminal {
                 }
             }
         } catch {
-            throw TestFailure("\(error); /proc/\(pid)/syscall: \(last); screen:\n\((try? screen()) ?? "")")
+            throw TestFailure("\(error); /proc/\(pid)/syscall: \(last); screen:\n\((try? await screen()) ?? "")")
         }
     }
 }
@@ -135,10 +138,10 @@ final class PaneTerminal {
 /// Polls `condition` every 50 ms until it holds, or fails after `timeout`; sleeps without holding
 /// a thread (``gateEventually(_:timeout:_:)`` for async tests).
 func eventually(
-    _ what: @autoclosure () -> String, timeout: TimeInterval = 10, _ condition: () throws -> Bool
+    _ what: @autoclosure () -> String, timeout: TimeInterval = 10, _ condition: () async throws -> Bool
 ) async throws {
     let deadline = Date().addingTimeInterval(timeout)
-    while try !condition() {
+    while try await !condition() {
         guard Date() < deadline else { throw TestFailure("timed out after \(timeout) s waiting for \(what())") }
         try await Task.sleep(for: .milliseconds(50))
     }

@@ -118,7 +118,7 @@ extension PAMHost {
 }
 
 extension PAMHost {
-    /// Starts `pamtester` for alice at a pseudo-terminal of its own, with `PAM_TTY` that terminal
+    /// Starts `pamtester` for tgtest-alice at a pseudo-terminal of its own, with `PAM_TTY` that terminal
     /// and no `PAM_RHOST`, after writing the namespace's /run/utmp: one login record
     /// (`USER_PROCESS`) for the terminal's line, from `remoteHost` (an SSH login) or, when empty,
     /// from no host (a local login). glibc's `getutxent` reads /var/run/utmp, which is /run/utmp.

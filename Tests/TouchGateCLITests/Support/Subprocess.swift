@@ -83,6 +83,20 @@ final class RunningProcess: @unchecked Sendable {
         return try process.wait(timeout: timeout)
     }
 
+    /// ``run(_:input:environment:newSession:timeout:)`` for an async test: the child is started
+    /// and waited for on a thread of its own, and the test's task waits suspended. Swift
+    /// Testing runs every test on the cooperative pool (two threads on a 2-CPU machine): a wait
+    /// there would hold a thread every other test needs.
+    static func runOnAThreadOfItsOwn(
+        _ command: [String], input: Data = Data(), environment: [String: String], timeout: TimeInterval = 60
+    ) async throws -> RunResult {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RunResult, any Error>) in
+            Thread {
+                continuation.resume(with: Result { try run(command, input: input, environment: environment, timeout: timeout) })
+            }.start()
+        }
+    }
+
     /// Writing to a pipe whose reader exited raises SIGPIPE, which would end the whole test run.
     private static let ignoreBrokenPipes: Void = { _ = Glibc.signal(SIGPIPE, SIG_IGN) }()
 

@@ -41,6 +41,9 @@ final class TestEnvironment: @unchecked Sendable {
 
     let directory: URL
     let pamDirectory: URL
+    /// The world's `XDG_RUNTIME_DIR` (0700): where a user's sockets live, the world's own, so
+    /// nothing the test starts can be reached by the host's touchgate processes, nor reach theirs.
+    let runtimeDirectory: String
     var storePath: String
     var user = "alice"
     /// Added to every run's environment (after the defaults).
@@ -64,6 +67,10 @@ final class TestEnvironment: @unchecked Sendable {
             .appendingPathComponent("touchgate-test-\(UUID().uuidString)")
         pamDirectory = directory.appendingPathComponent("pam")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Short (a socket's path has 108 bytes), 0700 as mkdtemp makes it.
+        var template = Array("/tmp/tgrun-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: \(String(cString: strerror(errno)))") }
+        runtimeDirectory = String(cString: made)
         storePath = directory.appendingPathComponent("state/touchgate.sqlite").path
         let render = try Self.execute(
             Self.packageRoot.appendingPathComponent("scripts/render-pam-stacks").path, [pamDirectory.path],
@@ -73,12 +80,18 @@ final class TestEnvironment: @unchecked Sendable {
 
     deinit {
         try? FileManager.default.removeItem(at: directory)
+        try? FileManager.default.removeItem(atPath: runtimeDirectory)
     }
 
     /// The environment of a run: the world's store and user, and its PAM stacks.
     var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         for name in ["TOUCHGATE_STORE", "TOUCHGATE_USER", "TOUCHGATE_SESSION", "TOUCHGATE_PAM_CONFDIR", "TMUX",
+                     // A test run from inside a touchgate shell or an integrated shell of the host.
+                     "TOUCHGATE_SHELL_SESSION", "TOUCHGATE_HOOK_STORE",
+                     // The host's own directories: the world's come from its HOME and runtimeDirectory.
+                     "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
+                     "DBUS_SESSION_BUS_ADDRESS",
                      "LD_PRELOAD", "PAM_WRAPPER", "PAM_WRAPPER_SERVICE_DIR",
                      // A test run started over SSH must not make every world a remote session.
                      "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"] {
@@ -98,6 +111,7 @@ final class TestEnvironment: @unchecked Sendable {
         // world's own, never the host's /tmp/tmux-UID.
         environment["TMUX_TMPDIR"] = directory.path
         environment["TMUX_PANE"] = nil
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         for (name, value) in extraEnvironment { environment[name] = value }
         return environment
     }
