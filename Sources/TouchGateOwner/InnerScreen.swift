@@ -55,6 +55,8 @@ final class InnerScreen {
     private var queue: [UInt8] = []
     private var feeding = false
     private var stopping = false
+    /// Set by ``settle()``: the thread feeds what is queued without waiting for more.
+    private var hurry = false
     /// Guarded by `mutex`: the loop waits for room (``hasRoom``); the thread then writes to `wake`.
     private var wantsRoom = false
     private var thread = pthread_t()
@@ -65,6 +67,12 @@ final class InnerScreen {
     /// At most this many bytes wait for the thread; then the loop stops reading the program
     /// (the program's pseudo-terminal holds the rest) until ``wake`` says there is room.
     static let queueLimit = 256 * 1024
+    /// A batch smaller than this waits up to ``gatherNanoseconds`` for more output first: each
+    /// batch with a long run of plain lines feeds libvterm two checked lines and a screenful
+    /// (``feedRun(_:fed:)``), so larger batches leave more out. Only the model waits: the relay
+    /// to the terminal has already written the bytes.
+    static let batchTarget = 128 * 1024
+    static let gatherNanoseconds = 5_000_000
 
     init(rows: Int32, columns: Int32, plainLineShortcut: Bool = true) {
         self.plainLineShortcut = plainLineShortcut
@@ -82,7 +90,12 @@ final class InnerScreen {
         }
         (wake, wakeWrite) = (ends[0], ends[1])
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(changed, nil)
+        // Its timed wait (``feedLoop()``) on the monotonic clock, which a change of the time does not move.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(changed, &attributes)
+        pthread_condattr_destroy(&attributes)
         callbacks.settermprop = { property, value, user in
             guard let user, let value else { return 1 }
             let owner = Unmanaged<InnerScreen>.fromOpaque(user).takeUnretainedValue()
@@ -137,6 +150,17 @@ final class InnerScreen {
         while true {
             while queue.isEmpty && !stopping { pthread_cond_wait(changed, mutex) }
             if queue.isEmpty { break }
+            if queue.count < Self.batchTarget {
+                var deadline = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &deadline)
+                deadline.tv_nsec += Self.gatherNanoseconds
+                if deadline.tv_nsec >= 1_000_000_000 {
+                    deadline.tv_sec += 1
+                    deadline.tv_nsec -= 1_000_000_000
+                }
+                while queue.count < Self.batchTarget, !stopping, !hurry, !wantsRoom,
+                      pthread_cond_timedwait(changed, mutex, &deadline) == 0 {}
+            }
             swap(&batch, &queue)
             feeding = true
             let signalRoom = wantsRoom
@@ -319,7 +343,10 @@ final class InnerScreen {
     /// until the next ``show(_:)``.
     private func settle() {
         pthread_mutex_lock(mutex)
+        hurry = true
+        pthread_cond_broadcast(changed)
         while !queue.isEmpty || feeding { pthread_cond_wait(changed, mutex) }
+        hurry = false
         pthread_mutex_unlock(mutex)
     }
 
@@ -343,8 +370,10 @@ final class InnerScreen {
         guard bytes.count > 0 else { return }
         guard threadStarted else { return feedNow(bytes) }
         pthread_mutex_lock(mutex)
+        let before = queue.count
         queue += bytes
-        pthread_cond_signal(changed)
+        // The thread waits for a first byte, or gathers until a batch is large enough.
+        if before == 0 || (before < Self.batchTarget && queue.count >= Self.batchTarget) { pthread_cond_signal(changed) }
         pthread_mutex_unlock(mutex)
     }
 
