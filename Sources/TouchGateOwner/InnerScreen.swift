@@ -2,7 +2,9 @@ import CVTerm
 import Glibc
 
 /// The screen of the program `touchgate shell` runs, kept by libvterm (the emulator neovim's
-/// terminal uses) from every byte the program writes, shown or not.
+/// terminal uses) from every byte the program writes, shown or not; the plain lines of a long
+/// output that would only scroll through the screen go to the scrollback without it, with the
+/// same result (``feedRun(_:fed:)``).
 ///
 /// After an unlock the owner draws it back: what the terminal would show now had the program's
 /// output reached it meanwhile (the cells with their attributes and colours, the cursor, the
