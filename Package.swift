@@ -115,6 +115,9 @@ let package = Package(
         // What both test targets share (a seeded generator); not part of any product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TouchGateTests", dependencies: ["TouchGate", "TestSupport"], path: "Tests/TouchGateTests"),
+        // The screen model of `touchgate shell` (TouchGateOwner's InnerScreen) against libvterm fed every byte.
+        .testTarget(name: "TouchGateOwnerTests", dependencies: ["TouchGateOwner", "CVTerm", "TestSupport"],
+                    path: "Tests/TouchGateOwnerTests"),
         // docs/testing.md's Swift example, built and run with the suite (a separate package would
         // build touchgate a second time).
         .testTarget(name: "ExampleTests", dependencies: ["TouchGate", "TouchGateTesting"], path: "examples/swift"),

@@ -6,7 +6,12 @@ on a pseudo-terminal this script holds, and as `touchgate shell -- bash ...` on 
 pseudo-terminal (the owner then holds it and runs bash on a pty of its own). The lock is off in
 the store, so no gate runs: what is measured is what the owner adds. Prints one JSON object.
 
-Usage: shell.py TOUCHGATE PROMPTS KEYS FIRST BIGFILE IDLE_SECONDS
+The 50 MB `cat` is also run, ROUNDS times in turn (the order rotating round by round), under
+tmux and GNU screen, the programs that do the same job (a screen model between the program and the
+terminal), each with 1000 lines of scrollback as the owner keeps: the peers measured in the same
+run as the direct terminal, on a machine whose speed moves with its other work.
+
+Usage: shell.py TOUCHGATE PROMPTS KEYS FIRST BIGFILE IDLE_SECONDS ROUNDS WORKDIR
 """
 import fcntl
 import json
@@ -20,8 +25,8 @@ import sys
 import termios
 import time
 
-touchgate, prompts, keys, firsts, bigfile, idle_seconds = sys.argv[1:7]
-prompts, keys, firsts, idle_seconds = int(prompts), int(keys), int(firsts), float(idle_seconds)
+touchgate, prompts, keys, firsts, bigfile, idle_seconds, rounds, workdir = sys.argv[1:9]
+prompts, keys, firsts, idle_seconds, rounds = int(prompts), int(keys), int(firsts), float(idle_seconds), int(rounds)
 PROMPT = b"P$ "
 BASH = ["/bin/bash", "--norc", "--noprofile", "-i"]
 
@@ -112,11 +117,11 @@ def input_lag(term):
     return median_p90(samples)
 
 
-def throughput(term):
+def throughput(term, prompt=PROMPT):
     start = time.perf_counter()
     term.write(f"cat '{bigfile}'; echo CAT-$((40+2))\r".encode())
     end = term.drain(b"CAT-42")
-    term.read_until(PROMPT)
+    term.read_until(prompt)
     return (end - start) * 1000
 
 
@@ -152,13 +157,62 @@ def idle_cost(term):
             "hz": os.sysconf("SC_CLK_TCK")}
 
 
-results = {}
+# The peers: a private tmux server and GNU screen directory, 1000 lines of scrollback each. They
+# redraw rather than relay, so a trailing space may come as a cursor movement: their prompt is
+# matched without it.
+TMUX_SOCKET = os.path.join(workdir, "tmux.sock")
+with open(os.path.join(workdir, "tmux.conf"), "w") as conf:
+    conf.write("set -g history-limit 1000\n")
+SCREEN_DIR = os.path.join(workdir, "screens")
+os.makedirs(SCREEN_DIR, mode=0o700, exist_ok=True)
+os.chmod(SCREEN_DIR, 0o700)
+os.environ["SCREENDIR"] = SCREEN_DIR
+with open(os.path.join(workdir, "screenrc"), "w") as conf:
+    conf.write("startup_message off\ndefscrollback 1000\n")
+PEERS = {
+    "direct": (BASH, PROMPT),
+    "owner": ([touchgate, "shell", "--"] + BASH, PROMPT),
+    "tmux": (["tmux", "-S", TMUX_SOCKET, "-f", os.path.join(workdir, "tmux.conf"), "new-session", "--"] + BASH, b"P$"),
+    "screen": (["screen", "-c", os.path.join(workdir, "screenrc"), "-S", "touchgate-bench"] + BASH, b"P$"),
+}
+
+
+def end_peers():
+    subprocess.run(["tmux", "-S", TMUX_SOCKET, "kill-server"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(["screen", "-S", "touchgate-bench", "-X", "quit"], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+
+
+def cat_round(order):
+    times = {}
+    for name in order:
+        argv, prompt = PEERS[name]
+        term = Terminal(argv)
+        try:
+            term.read_until(prompt)
+            times[name] = throughput(term, prompt)
+        finally:
+            term.close()
+            end_peers()
+    return times
+
+
+def load_average():
+    return float(open("/proc/loadavg").read().split()[0])
+
+
+results = {"catRounds": []}
+order = ["direct", "owner", "tmux", "screen"]
+for index in range(rounds):
+    turn = order[index % len(order):] + order[:index % len(order)]
+    before = load_average()
+    times = cat_round(turn)
+    results["catRounds"].append({"order": turn, "ms": times, "load": [before, load_average()]})
 for name, argv in [("direct", BASH), ("owner", [touchgate, "shell", "--"] + BASH)]:
     term = Terminal(argv)
     term.read_until(PROMPT)
     row = {"commandLag": command_lag(term)}
     row["inputLag"] = input_lag(term)
-    row["catMs"] = throughput(term)
     if name == "owner":
         row["idle"] = idle_cost(term)
     term.close()
