@@ -33,8 +33,9 @@ import Testing
         func say(_ line: String) { said.append(line) }
     }
 
+    /// Types a line at every prompt: touchgate's own passcode prompt, before the scripted check.
     final class Silent: PromptSource {
-        func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer { .endOfInput }
+        func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer { .answer(Array("typed".utf8)) }
         func show(_ message: String) {}
     }
 
