@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TouchGate
+
+/// When a passcode try counts (issue 27, item 3): when its answer is submitted, not when a prompt
+/// opens. Through the real binary at pseudo-terminals of its own, real libpam (the pam_matrix
+/// stacks of `pam/test`) and real SQLite files: prompts left open, or killed before Enter, count
+/// nothing; a process killed between Enter and PAM's answer leaves its try counted. (A second
+/// prompt of the same stack, asked live within the one try: TerminalSafetyTests.)
+@Suite struct TryAdmissionTests {
+    /// `touchgate auth` for alice at a terminal of its own (the world's store and stacks).
+    static func auth(_ world: TestEnvironment) throws -> PseudoTerminal {
+        var environment = world.environment
+        environment["TERM"] = "xterm"
+        return try PseudoTerminal([TestEnvironment.binary, "auth"], environment: environment)
+    }
+
+    static func failures(_ world: TestEnvironment) throws -> Int {
+        try #require(try world.statusJSON()["passcodeFailures"] as? Int)
+    }
+
+    static func pending(_ world: TestEnvironment) throws -> Int {
+        Int(try world.sqlite("SELECT count(*) FROM audit WHERE factor = 'passcode' AND outcome = 'pending'")) ?? -1
+    }
+
+    static func killed(_ terminal: PseudoTerminal) throws -> Int32 {
+        kill(terminal.pid, SIGKILL)
+        return try terminal.wait()
+    }
+
+    /// Five covers at the gate's `Password:` with nothing typed (tmux's idle lock over five
+    /// terminals, or five `touchgate shell` owners): nothing is counted, a sixth try from another
+    /// process is not throttled, no cover says "attempts left", and killing the gates at their
+    /// prompt counts nothing either.
+    @Test func openPromptsCountNothing() throws {
+        let world = try TestEnvironment()
+        try world.setConfig("passcode-delays", "0,0,0,0,60")
+        let enable = try world.run(["-S", "enable"], input: "alice-passcode\n")
+        #expect(enable.status == 0, "\(enable)")
+        var environment = world.environment
+        environment["TERM"] = "xterm"
+        let owners = try (0..<5).map { _ in
+            try PseudoTerminal([TestEnvironment.binary, "shell", "--", "/bin/sh"], environment: environment)
+        }
+        for owner in owners { try owner.waitFor("Password:", timeout: 60) }
+        let calls = world.calls("touchgate")
+        #expect(try Self.failures(world) == 0)
+        for owner in owners {
+            #expect(!owner.screen.contains("attempts left"), "a cover counts an open prompt: \(owner.screen.debugDescription)")
+        }
+
+        // The gates die at their prompt: nothing was admitted, so nothing is left pending.
+        for owner in owners {
+            for gate in PseudoTerminal.children(of: owner.pid) { kill(gate, SIGKILL) }
+        }
+        #expect(try Self.failures(world) == 0)
+        #expect(try Self.pending(world) == 0)
+
+        let sixth = try world.run(["-S", "--json", "auth"], input: "alice-passcode\n")
+        CoreExpect.outcome(sixth, "success", policy: "device-owner")
+        #expect(world.calls("touchgate") == calls + 1)
+        for owner in owners { _ = try Self.killed(owner) }
+    }
+
+    /// `auth` at its prompt, killed before Enter: nothing counted. Killed between Enter and PAM's
+    /// answer (the stack holds the call): the try counts, pending, as before the change.
+    @Test func aKillBeforeEnterCountsNothingAndAfterEnterCountsOne() throws {
+        let world = try TestEnvironment()
+        // The held stack checks against the finger database: its "passcode" is alice-finger.
+        try world.setConfig("passcode-service", "touchgate-gated")
+        try world.holdCalls("touchgate-gated")
+        let calls = world.calls("touchgate-gated")
+
+        let idle = try Self.auth(world)
+        try idle.waitFor("Password:")
+        #expect(try Self.killed(idle) == 128 + SIGKILL)
+        #expect(try Self.failures(world) == 0)
+        #expect(try Self.pending(world) == 0)
+        #expect(world.calls("touchgate-gated") == calls)
+
+        let typed = try Self.auth(world)
+        try typed.waitFor("Password:")
+        #expect(try Self.failures(world) == 0, "an open prompt is counted")
+        typed.type("alice-finger\r")
+        try waitUntil("the try to reach PAM") { world.calls("touchgate-gated") == calls + 1 }
+        #expect(try Self.killed(typed) == 128 + SIGKILL)
+        #expect(try Self.failures(world) == 1)
+        #expect(try Self.pending(world) == 1)
+        try world.release("touchgate-gated")
+    }
+}
+
+/// Polls `condition` until it holds, or fails after `timeout` (for synchronous tests).
+private func waitUntil(_ what: String, timeout: TimeInterval = 30, _ condition: () throws -> Bool) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while try !condition() {
+        guard Date() < deadline else { throw TestFailure("\(what) never happened") }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+}
