@@ -88,6 +88,69 @@ import TouchGate
         #expect(try Self.pending(world) == 1)
         try world.release("touchgate-gated")
     }
+
+    /// `touchgate shell` for alice at a terminal of its own, its session asked for at once (the
+    /// lock is on).
+    static func owner(_ world: TestEnvironment) throws -> PseudoTerminal {
+        var environment = world.environment
+        environment["TERM"] = "xterm"
+        return try PseudoTerminal([TestEnvironment.binary, "shell", "--", "/bin/sh"], environment: environment)
+    }
+
+    /// Waits for the unlock (the cover gone: what was typed at the gate is discarded then), then
+    /// for the shell to answer a command.
+    static func shellShown(_ owner: PseudoTerminal) throws {
+        try owner.waitFor("\u{1B}[?1049l", timeout: 30)
+        owner.type("echo SHELL-$((40 + 2))\r")
+        try owner.waitFor("SHELL-42", timeout: 30)
+    }
+
+    /// Waits until `text` shows `count` times on `terminal`'s screen (everything it wrote so far).
+    static func waitFor(_ text: String, times count: Int, on terminal: PseudoTerminal, timeout: TimeInterval = 20) throws {
+        try waitUntil("'\(text)' \(count) times on the screen", timeout: timeout) {
+            terminal.pump()
+            return terminal.screen.components(separatedBy: text).count - 1 >= count
+        }
+    }
+
+    /// A cover counting down a long wait (300 s) ends as soon as another process resets the count
+    /// (`touchgate reset`, run by root): the wait is over and the passcode is asked again.
+    @Test func aCountdownEndsWhenAnotherProcessResetsTheCount() throws {
+        let world = try TestEnvironment()
+        try world.setConfig("passcode-delays", "0,300")
+        let enable = try world.run(["-S", "enable"], input: "alice-passcode\n")
+        #expect(enable.status == 0, "\(enable)")
+        let owner = try Self.owner(world)
+        try owner.waitFor("Password:", timeout: 60)
+        owner.type("not-the-passcode\r")
+        try owner.waitFor("next try in", timeout: 30)
+        #expect(try Self.failures(world) == 1)
+        let reset = try world.run(["reset"])
+        #expect(reset.status == 0, "\(reset)")
+        // Not the 300 s: the countdown reads the store every second.
+        try owner.waitFor("The wait is over", timeout: 20)
+        try Self.waitFor("Password:", times: 2, on: owner)
+        owner.type("alice-passcode\r")
+        try Self.shellShown(owner)
+        _ = try Self.killed(owner)
+    }
+
+    /// `config set idle-seconds` from another process reaches an owner that is already running:
+    /// its shown session locks once idle that long, without a key or a restart.
+    @Test func idleSecondsSetElsewhereReachARunningOwner() throws {
+        let world = try TestEnvironment()
+        let enable = try world.run(["-S", "enable"], input: "alice-passcode\n")
+        #expect(enable.status == 0, "\(enable)")
+        let owner = try Self.owner(world)
+        try owner.waitFor("Password:", timeout: 60)
+        owner.type("alice-passcode\r")
+        try Self.shellShown(owner)
+        // Off (0) when the owner started: only a setting read again can lock it now.
+        let set = try world.run(["config", "set", "idle-seconds", "1"])
+        #expect(set.status == 0, "\(set)")
+        try Self.waitFor("this session is locked", times: 2, on: owner, timeout: 30)
+        _ = try Self.killed(owner)
+    }
 }
 
 /// Polls `condition` until it holds, or fails after `timeout` (for synchronous tests).
