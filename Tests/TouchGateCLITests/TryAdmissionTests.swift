@@ -89,6 +89,29 @@ import TouchGate
         try world.release("touchgate-gated")
     }
 
+    /// The PAM module (its helper runs the same evaluation through the host's conversation), with
+    /// the real pam_unix stack in a namespace: five `su` left at their `Password:` count nothing,
+    /// killed there they leave nothing pending, and a sixth `su` with the right password is not
+    /// throttled.
+    @Test func suPromptsLeftOpenCountNothingInTheLedger() throws {
+        let host = try PAMHost()
+        try host.host("su")
+        let open = try (0..<5).map { _ in try host.terminal(PAMHost.asUser(["su", "-c", "true", PAMHost.target])) }
+        for su in open { try su.waitFor("Password:") }
+        let counted = "SELECT coalesce(sum(passcode_failures), 0) || ' ' || (SELECT count(*) FROM audit WHERE outcome = 'pending') FROM users"
+        #expect(try host.ledger(counted) == "0 0")
+        #expect(host.calls("passcode").isEmpty, "an open prompt reached PAM: \(host.calls("passcode"))")
+        for su in open { _ = try Self.killed(su) }
+        #expect(try host.ledger(counted) == "0 0")
+
+        let sixth = try host.terminal(PAMHost.asUser(["su", "-c", "id -un", PAMHost.target]))
+        try sixth.waitFor("Password:")
+        sixth.type(PAMHost.targetPassword + "\r")
+        #expect(try sixth.wait() == 0, "\(sixth.screen.debugDescription)")
+        #expect(host.calls("passcode").count == 1, "\(host.calls("passcode"))")
+        #expect(try host.ledger(counted) == "0 0")
+    }
+
     /// `touchgate shell` for alice at a terminal of its own, its session asked for at once (the
     /// lock is on).
     static func owner(_ world: TestEnvironment) throws -> PseudoTerminal {
@@ -136,7 +159,9 @@ import TouchGate
     }
 
     /// `config set idle-seconds` from another process reaches an owner that is already running:
-    /// its shown session locks once idle that long, without a key or a restart.
+    /// its shown session locks once idle that long, without a key or a restart. (An owner also
+    /// reads the setting when anything asks it to look at its session: a watcher of another test
+    /// that locks every owner of the user does, so this cannot tell the two apart on a busy host.)
     @Test func idleSecondsSetElsewhereReachARunningOwner() throws {
         let world = try TestEnvironment()
         let enable = try world.run(["-S", "enable"], input: "alice-passcode\n")
