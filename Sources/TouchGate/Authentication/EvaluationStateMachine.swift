@@ -258,7 +258,8 @@ public struct EvaluationStateMachine: Sendable {
         refused(retryAfterSeconds: nil)
     }
 
-    /// The store refused the try: the passcode is throttled for `seconds`.
+    /// The store refused the try, or the passcode's prompt before it (``NextAction/ask(_:)``):
+    /// the passcode is throttled for `seconds`.
     public mutating func throttled(retryAfterSeconds seconds: Int) -> NextAction {
         refused(retryAfterSeconds: seconds)
     }
