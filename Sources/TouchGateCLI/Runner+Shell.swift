@@ -54,7 +54,7 @@ extension Runner {
         }
         let owner = ShellOwner(session: ShellOwnerSession(
             check: session.check, record: session.record, gate: gate, path: path, argv: argv, environment: variables, channel: channel,
-            clock: clock))
+            clock: clock, idleSeconds: session.idleSeconds))
         let status = owner.run()
         session.end()
         return ExitCode(rawValue: status)

@@ -40,6 +40,8 @@ public final class ShellOwner {
     private var forcedStatus: Int32?
     /// The line said on standard error once the program, hung up after such a gate, has ended.
     private var giveUpMessage: String?
+    /// When the settings are read again (while the session is shown).
+    private var settingsDueAt: Double?
 
     public init(session: ShellOwnerSession) {
         self.session = session
@@ -154,7 +156,9 @@ public final class ShellOwner {
         let room = terminal == nil || screen.hasRoom
         let master = terminal.map { watch($0.master, (room ? POLLIN : 0) | (pendingInput.isEmpty ? 0 : POLLOUT)) } ?? nil
         let wake = room ? nil : watch(screen.wake, POLLIN)
-        var deadline = [machine.idleDeadline, gateDueAt, hangUpDeadline].compactMap { $0 }.min()
+        if machine.readsInput, settingsDueAt == nil { settingsDueAt = now + ShellOwnerStateMachine.settingsReadSeconds }
+        if !machine.readsInput { settingsDueAt = nil }
+        var deadline = [machine.idleDeadline, gateDueAt, hangUpDeadline, settingsDueAt].compactMap { $0 }.min()
         if terminal == nil, exitStatus != nil { deadline = now }
         let timeout: Int32 = deadline.map { Int32(clamping: Int(max(0, ($0 - now) * 1000).rounded(.up))) } ?? -1
         let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
@@ -183,6 +187,10 @@ public final class ShellOwner {
             kill(-terminal.program, SIGKILL)
             kill(terminal.program, SIGKILL)
             hangUpDeadline = nil
+        }
+        if let due = settingsDueAt, time >= due {
+            settingsDueAt = nil
+            machine.settingsRead(idleSeconds: session.idleSeconds())
         }
         if let deadline = machine.idleDeadline, time >= deadline {
             switch machine.timerFired(now: time) {

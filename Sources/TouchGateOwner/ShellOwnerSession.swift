@@ -6,6 +6,9 @@ public struct ShellOwnerSession {
     /// Asks the store whether the session is locked now (a store that fails answers `true`), and
     /// the `idle-seconds` it has.
     public var check: (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int)
+    /// Reads the store's `idle-seconds` now (`nil` when it cannot): the owner asks each
+    /// ``ShellOwnerStateMachine/settingsReadSeconds`` while the session is shown.
+    public var idleSeconds: () -> Int?
     /// Records a lifecycle event of the session (an event its state does not allow is skipped).
     public var record: (LifecycleEvent) -> Void
     /// The gate's command line (the path first): `touchgate gate --session ID`, with the store's options.
@@ -21,8 +24,9 @@ public struct ShellOwnerSession {
 
     public init(check: @escaping (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int),
                 record: @escaping (LifecycleEvent) -> Void, gate: [String], path: String, argv: [String],
-                environment: [String], channel: Int32, clock: any Clock) {
+                environment: [String], channel: Int32, clock: any Clock, idleSeconds: @escaping () -> Int? = { nil }) {
         self.check = check
+        self.idleSeconds = idleSeconds
         self.record = record
         self.gate = gate
         self.path = path

@@ -47,13 +47,18 @@ import Testing
             printf 'MARKER-BEHIND-THE-GATE\\n'; '\(TestEnvironment.binary)' gate --session term-1; echo "GATE-EXIT=$?"; sleep 600
             """)
         defer { pane.shutdown() }
-        let screen = try await pane.waitForScreen(containing: "Password:")
+        _ = try await pane.waitForScreen(containing: "Password:")
         try await pane.waitUntilPrompting(try await pane.touchgatePID())
+        // The stack runs once the passcode is submitted at touchgate's own prompt: its message is
+        // looked at while the stack is held.
+        try world.holdCalls("touchgate-hostile")
+        try await pane.typeLine(Self.passcode)
+        let screen = try await pane.waitForScreen(containing: "HOSTILE-MESSAGE")
         #expect(screen.contains("HOSTILE-MESSAGE") && screen.contains("this session is locked"), "\(screen)")
         #expect(!screen.contains("MARKER-BEHIND-THE-GATE"), "the cover was lifted:\n\(screen)")
         #expect(try await pane.variable("alternate_on") == "1", "the pane left the alternate screen")
         #expect(try await pane.variable("pane_title") != "hostile-title", "the module set the window title")
-        try await pane.typeLine(Self.passcode)
+        try world.release("touchgate-hostile")
         try await pane.waitForScreen(containing: "GATE-EXIT=0")
     }
 
@@ -99,14 +104,19 @@ import Testing
         #expect(result.stderr.components(separatedBy: "Password:").count == 3, "two prompts: \(result)")
         #expect(try world.statusJSON()["passcodeFailures"] as? Int == 1)
         #expect(try world.sqlite("SELECT outcome FROM audit WHERE factor = 'passcode'") == "userCancel")
-        // End of input at the first prompt: no secret reached PAM, the try is taken back.
+        // End of input at the first prompt (touchgate's own): no try was made, PAM is not even
+        // started, nothing is counted.
         let nothing = try world.run(["-S", "--json", "auth"], input: "")
         CoreExpect.outcome(nothing, "userCancel", policy: "device-owner")
         #expect(try world.statusJSON()["passcodeFailures"] as? Int == 1)
-        // Both answers: the stack decides.
+        #expect(world.calls("touchgate-twice") == 1)
+        // Both answers: the first at touchgate's own prompt, the second asked live by the stack
+        // within the same admitted try; the stack decides.
         let both = try world.run(["-S", "--json", "auth"], input: Self.passcode + "\n" + Self.passcode + "\n")
         CoreExpect.outcome(both, "success", policy: "device-owner")
-        #expect(world.calls("touchgate-twice") == 3)
+        #expect(both.stderr.components(separatedBy: "Password:").count == 3, "two prompts: \(both)")
+        #expect(world.calls("touchgate-twice") == 2)
+        #expect(try world.sqlite("SELECT count(*) FROM audit WHERE factor = 'passcode' AND outcome = 'success'") == "1")
     }
 
     // MARK: - Item 15: no core file, not dumpable

@@ -20,6 +20,12 @@ import Testing
         CredentialCheckResult(outcome: outcome, submittedAnswer: submitted)
     }
 
+    /// The passcode's `attempt`-th try, as touchgate's own prompt is told it.
+    static func passcode(_ attempt: Int, user: String = "alice") -> Machine.NextAction {
+        .ask(PromptStep(factor: .passcode, attempt: attempt, tries: 3, reason: "test", user: user,
+                        enterTitle: nil, cancelTitle: "Cancel"))
+    }
+
     static var timeout: CredentialCheckResult { result(.unavailable, submitted: false) }
 
     static var fallback: CredentialCheckResult {
@@ -31,7 +37,7 @@ import Testing
     @Test func aGoodScanSucceeds() {
         var machine = Machine(mode: .policy(.deviceOwner))
         #expect(machine.start(Self.snapshot()) == .admit(.biometric))
-        guard case .check(.biometric(typedLineIsPasscode: true), attempt: 1, step: let step) = machine.admitted(1) else {
+        guard case .check(.biometric(typedLineIsPasscode: true), attempt: 1, step: let step?) = machine.admitted(1) else {
             Issue.record("no biometric check"); return
         }
         #expect(step.reason == "test" && step.factor == .biometric && step.attempt == 1 && step.tries == 3)
@@ -48,7 +54,7 @@ import Testing
             == .settle(attempt: 1, factor: .biometric, result: .failure(.authenticationFailed),
                        notice: .tryFailed(.biometric, AttemptsLeft(inEvaluation: 2, beforeStop: 4))))
         #expect(machine.settled() == .admit(.biometric))
-        guard case .check(.biometric(typedLineIsPasscode: false), attempt: 2, step: let step) = machine.admitted(2) else {
+        guard case .check(.biometric(typedLineIsPasscode: false), attempt: 2, step: let step?) = machine.admitted(2) else {
             Issue.record("no second check"); return
         }
         #expect(step.attempt == 2 && step.enterTitle == "Use Passcode" && step.cancelTitle == "Cancel")
@@ -61,7 +67,7 @@ import Testing
         guard case .settle(attempt: 1, factor: .biometric, result: .notChecked(.biometryNotAvailable), notice: let notice?)
             = machine.checkEnded(Self.timeout) else { Issue.record("not taken back"); return }
         #expect(notice == .factorUnavailable(.biometric, .biometryNotAvailable))
-        #expect(machine.settled() == .admit(.passcode))
+        #expect(machine.settled() == Self.passcode(1))
     }
 
     @Test func aTimeoutUnderBiometricsEndsTheEvaluation() {
@@ -79,12 +85,10 @@ import Testing
         _ = deviceOwner.admitted(1)
         #expect(deviceOwner.checkEnded(Self.fallback)
             == .settle(attempt: 1, factor: .biometric, result: .notChecked(.userFallback), notice: nil))
-        #expect(deviceOwner.settled() == .admit(.passcode))
-        guard case .check(.passcode, attempt: 2, step: let step) = deviceOwner.admitted(2) else {
-            Issue.record("no passcode check"); return
-        }
-        #expect(step == PromptStep(factor: .passcode, attempt: 1, tries: 3, reason: "test", user: "alice",
-                                   enterTitle: nil, cancelTitle: "Cancel"))
+        // touchgate's own prompt first, told which try it is; the check then tells nothing again.
+        #expect(deviceOwner.settled() == Self.passcode(1))
+        #expect(deviceOwner.answered(.submitted) == .admit(.passcode))
+        #expect(deviceOwner.admitted(2) == .check(.passcode, attempt: 2, step: nil))
 
         var biometrics = Machine(mode: .policy(.biometrics))
         _ = biometrics.start(Self.snapshot())
@@ -98,12 +102,13 @@ import Testing
     @Test func aPasscodeTypedDuringTheWaitDependsOnThePolicy() {
         var deviceOwner = Machine(mode: .policy(.deviceOwner))
         _ = deviceOwner.start(Self.snapshot())
-        guard case .check(.biometric(typedLineIsPasscode: true), attempt: 1, step: let step) = deviceOwner.admitted(1) else {
+        guard case .check(.biometric(typedLineIsPasscode: true), attempt: 1, step: let step?) = deviceOwner.admitted(1) else {
             Issue.record("no biometric check"); return
         }
         #expect(step.enterTitle == "Use Passcode" && step.cancelTitle == "Cancel")
         _ = deviceOwner.checkEnded(Self.fallback)
-        #expect(deviceOwner.settled() == .admit(.passcode))
+        #expect(deviceOwner.settled() == Self.passcode(1))
+        _ = deviceOwner.answered(.submitted)
         _ = deviceOwner.admitted(2)
         #expect(deviceOwner.checkEnded(Self.result(.success)) == .settle(attempt: 2, factor: .passcode, result: .success, notice: nil))
         #expect(deviceOwner.settled() == .finish(nil, audit: nil))
@@ -118,6 +123,7 @@ import Testing
 
         var enrollment = Machine(mode: .enrollment)
         _ = enrollment.start(Self.snapshot(enrolled: false))
+        _ = enrollment.answered(.submitted)
         _ = enrollment.admitted(1)
         _ = enrollment.checkEnded(Self.result(.success))
         #expect(enrollment.settled() == .admit(.biometric))
@@ -144,7 +150,7 @@ import Testing
         // Started over a record at the limit: the store is still asked (it writes the audit entry).
         var locked = Machine(mode: .policy(.deviceOwner))
         #expect(locked.start(Self.snapshot(biometricFailures: configuration.maxBiometricFailures)) == .admit(.biometric))
-        #expect(locked.lockedOut() == .admit(.passcode))
+        #expect(locked.lockedOut() == Self.passcode(1))
         #expect(EvaluationStateMachine.biometricAvailability(
             record: { var r = UserRecord(name: "a"); r.enrolled = true; r.biometricFailures = 5; return r }(),
             configuration: configuration, remoteHost: nil, stackExists: true) == .biometryLockout)
@@ -155,8 +161,9 @@ import Testing
 
     @Test func thePasscodeTriesRunOutThenItIsThrottled() {
         var machine = Machine(mode: .passcodeOnly)
-        #expect(machine.start(Self.snapshot()) == .admit(.passcode))
+        #expect(machine.start(Self.snapshot()) == Self.passcode(1))
         for attempt in 1...3 as ClosedRange<Int64> {
+            #expect(machine.answered(.submitted) == .admit(.passcode))
             _ = machine.admitted(attempt)
             // Each wrong one is said with what is left: of this evaluation, and before the first
             // delay of the default passcode-delays (after the 5th failure).
@@ -165,9 +172,10 @@ import Testing
                 notice: .tryFailed(.passcode, AttemptsLeft(inEvaluation: 3 - Int(attempt), beforeStop: 5 - Int(attempt),
                                                            delaySeconds: 60))))
             let next = machine.settled()
-            #expect(next == (attempt < 3 ? .admit(.passcode) : .finish(
+            #expect(next == (attempt < 3 ? Self.passcode(Int(attempt) + 1) : .finish(
                 AuthError(.authenticationFailed, detail: "Authentication failed: the passcode was wrong 3 times."), audit: nil)))
         }
+        // Throttled before the prompt opens: nothing is asked, nothing counted.
         var throttled = Machine(mode: .passcodeOnly)
         _ = throttled.start(Self.snapshot())
         #expect(throttled.throttled(retryAfterSeconds: 30)
@@ -176,16 +184,25 @@ import Testing
     }
 
     @Test func ctrlCAtAPromptCancelsAndOnlyASubmittedSecretCounts() {
+        // At touchgate's own prompt: nothing was admitted, so nothing is settled; the log says it.
         var machine = Machine(mode: .passcodeOnly)
         _ = machine.start(Self.snapshot())
-        _ = machine.admitted(1)
-        var cancelled = Self.result(.failed(19), submitted: false)
+        #expect(machine.answered(.interrupted(.user)) == .finish(AuthError(.userCancel), audit: .passcode))
+
+        // At a later prompt of the admitted try's stack (a code after the password): the try was
+        // made, and stays counted.
+        var second = Machine(mode: .passcodeOnly)
+        _ = second.start(Self.snapshot())
+        _ = second.answered(.submitted)
+        _ = second.admitted(1)
+        var cancelled = Self.result(.failed(19), submitted: true)
         cancelled.interruption = .user
-        #expect(machine.checkEnded(cancelled) == .settle(attempt: 1, factor: .passcode, result: .notChecked(.userCancel), notice: nil))
-        #expect(machine.settled() == .finish(AuthError(.userCancel), audit: nil))
+        #expect(second.checkEnded(cancelled) == .settle(attempt: 1, factor: .passcode, result: .failure(.userCancel), notice: nil))
+        #expect(second.settled() == .finish(AuthError(.userCancel), audit: nil))
 
         var late = Machine(mode: .passcodeOnly)
         _ = late.start(Self.snapshot())
+        _ = late.answered(.submitted)
         _ = late.admitted(1)
         // A signal that arrived while the module checked a given secret: counted, and a success is not one.
         #expect(late.interrupted(.system) == .cancelCheck(.system))
@@ -235,7 +252,7 @@ import Testing
 
     @Test func unavailableBiometricsAndRemoteSessions() {
         var remote = Machine(mode: .policy(.deviceOwner))
-        #expect(remote.start(Self.snapshot(remoteHost: "10.0.0.1")) == .admit(.passcode))
+        #expect(remote.start(Self.snapshot(remoteHost: "10.0.0.1")) == Self.passcode(1))
 
         var remoteBiometrics = Machine(mode: .policy(.biometrics))
         guard case .finish(let error?, audit: .biometric) = remoteBiometrics.start(Self.snapshot(remoteHost: "10.0.0.1")) else {
@@ -255,6 +272,7 @@ import Testing
     @Test func aPasscodeStackThatTakesNoSecretNeverUnlocks() {
         var machine = Machine(mode: .passcodeOnly)
         _ = machine.start(Self.snapshot())
+        _ = machine.answered(.submitted)
         _ = machine.admitted(1)
         #expect(machine.checkEnded(Self.result(.success, submitted: false))
             == .settle(attempt: 1, factor: .passcode, result: .notChecked(.passcodeNotSet), notice: nil))
@@ -270,5 +288,36 @@ import Testing
                        notice: .tryFailed(.biometric, AttemptsLeft(inEvaluation: 0, beforeStop: 4))))
         #expect(machine.settled() == .finish(
             AuthError(.authenticationFailed, detail: "Authentication failed: the biometric factor did not match once."), audit: nil))
+    }
+
+    /// A prompt that is only open counts nothing: closed, hung up or ended without an answer,
+    /// the evaluation ends with nothing admitted; an interruption while it is open wakes it, and
+    /// decides even over an answer submitted at the same moment.
+    @Test func aPasscodePromptLeftWithoutAnAnswerAdmitsNothing() {
+        for (end, code) in [(Machine.PromptEnd.endOfInput, AuthError.Code.userCancel),
+                            (.interrupted(.system), .systemCancel), (.notInteractive, .notInteractive)] {
+            var machine = Machine(mode: .passcodeOnly)
+            #expect(machine.start(Self.snapshot()) == Self.passcode(1))
+            guard case .finish(let error?, audit: .passcode) = machine.answered(end) else {
+                Issue.record("\(end) must end the evaluation without an admission"); continue
+            }
+            #expect(error.code == code)
+        }
+
+        var woken = Machine(mode: .policy(.deviceOwner))
+        #expect(woken.start(Self.snapshot(enrolled: false)) == Self.passcode(1))
+        #expect(woken.interrupted(.application) == .cancelCheck(.application))
+        #expect(woken.interrupted(.user) == .endsAtNextStep)
+        #expect(woken.answered(.submitted) == .finish(AuthError(.appCancel), audit: .passcode))
+
+        // The second try is asked again at touchgate's own prompt, and only its answer is admitted.
+        var again = Machine(mode: .passcodeOnly)
+        _ = again.start(Self.snapshot())
+        _ = again.answered(.submitted)
+        _ = again.admitted(1)
+        _ = again.checkEnded(Self.result(.noMatch))
+        #expect(again.settled() == Self.passcode(2))
+        #expect(again.answered(.endOfInput) == .finish(
+            AuthError(.userCancel, detail: "The input ended before an answer (end of input)."), audit: .passcode))
     }
 }

@@ -35,9 +35,11 @@ import Testing
         }
     }
 
+    /// Types a line at every prompt (touchgate's own passcode prompt, before the scripted check)
+    /// and remembers what was shown.
     final class Silent: PromptSource {
         let shown = Mutex<[String]>([])
-        func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer { .endOfInput }
+        func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer { .answer(Array("typed".utf8)) }
         func show(_ message: String) { shown.withLock { $0.append(message) } }
     }
 

@@ -33,8 +33,9 @@ import Testing
         func say(_ line: String) { said.append(line) }
     }
 
+    /// Types a line at every prompt: touchgate's own passcode prompt, before the scripted check.
     final class Silent: PromptSource {
-        func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer { .endOfInput }
+        func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer { .answer(Array("typed".utf8)) }
         func show(_ message: String) {}
     }
 
@@ -133,6 +134,28 @@ import Testing
         let checker = ScriptedChecker([Self.result(.noMatch), Self.result(.success)])
         #expect(try world.gate(checker).run(on: screen) == .unlocked)
         #expect(screen.countdowns == [3, 2, 1])
+        #expect(checker.calls.withLock { $0.count } == 2)
+    }
+
+    /// The countdown follows the store: a reset elsewhere (another terminal's success, `touchgate
+    /// reset`) ends it at the next second, with no wait left and no Enter needed.
+    @Test func aCountdownEndsWhenTheCountIsResetElsewhere() throws {
+        let world = try World()
+        var configuration = try world.store.configuration(user: "alice")
+        configuration.passcodeDelays = [0, 300]
+        try world.store.save(.passcodeDelays, from: configuration, user: "alice", session: nil, actor: nil)
+        let screen = RecordingScreen()
+        let store = world.store
+        // The clock stands still: only the reset can end a wait of 300 s.
+        screen.onPause = { count in
+            if count == 3 { try? store.resetCounters(user: "alice", session: nil) }
+            return nil
+        }
+        // One wrong try, and the next waits 300 s.
+        let checker = ScriptedChecker([Self.result(.noMatch), Self.result(.success)])
+        #expect(try world.gate(checker).run(on: screen) == .unlocked)
+        #expect(screen.countdowns == [300, 300, 300])
+        #expect(screen.pauses == 3)
         #expect(checker.calls.withLock { $0.count } == 2)
     }
 

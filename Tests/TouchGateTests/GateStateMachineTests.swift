@@ -117,12 +117,22 @@ import Testing
         _ = machine.promptClaimed(sessionLocked: true)
         let error = AuthError(.authenticationFailed, retryAfterSeconds: 3)
         #expect(machine.evaluationFailed(error) == .countDown(seconds: 3))
-        #expect(machine.tick() == .redrawCountdown(seconds: 2))
+        #expect(machine.tick(storeWait: 2) == .redrawCountdown(seconds: 2))
         // Ctrl-C during the countdown (a terminal ignores it anyway) is forgotten; SIGTERM ends the gate.
         #expect(machine.interrupted(.user) == .resume)
-        #expect(machine.tick() == .redrawCountdown(seconds: 1))
+        // The store's wait, not the countdown's own: a wrong try elsewhere lengthens it.
+        #expect(machine.tick(storeWait: 9) == .redrawCountdown(seconds: 9))
+        #expect(machine.tick(storeWait: 1) == .redrawCountdown(seconds: 1))
         // Once the wait is over the prompt is open: the notice says so, not the old failure and its delay.
-        #expect(machine.tick() == .evaluate(notice: "The wait is over: type the passcode.", clearInterruption: false))
+        #expect(machine.tick(storeWait: nil) == .evaluate(notice: "The wait is over: type the passcode.", clearInterruption: false))
+
+        // The count reset elsewhere (a success at another terminal, `touchgate reset`): over at once.
+        var reset = Machine(scripted: false)
+        _ = reset.start()
+        _ = reset.promptClaimed(sessionLocked: true)
+        #expect(reset.evaluationFailed(AuthError(.authenticationFailed, retryAfterSeconds: 264)) == .countDown(seconds: 264))
+        #expect(reset.tick(storeWait: 263) == .redrawCountdown(seconds: 263))
+        #expect(reset.tick(storeWait: nil) == .evaluate(notice: "The wait is over: type the passcode.", clearInterruption: false))
 
         var terminated = Machine(scripted: false)
         _ = terminated.start()

@@ -111,6 +111,26 @@ import Testing
         #expect(machine.idleDeadline == 360)
     }
 
+    /// `config set idle-seconds` made elsewhere reaches a running owner at its next read of the
+    /// settings: a new idle lock counts from the last key; a store that cannot say keeps the last value.
+    @Test func idleSecondsReadAgainReachARunningOwner() {
+        var machine = Self.open(idle: 0)
+        #expect(machine.idleDeadline == nil)
+        #expect(machine.input(now: 105) == .relay)
+        machine.settingsRead(idleSeconds: 10)
+        #expect(machine.idleDeadline == 115)
+        machine.settingsRead(idleSeconds: nil)
+        #expect(machine.idleDeadline == 115)
+        #expect(machine.timerFired(now: 115) == .checkSession(.idle(since: 105)))
+        // Already past when it is read: due at once.
+        var late = Self.open(idle: 600)
+        machine = late
+        late.settingsRead(idleSeconds: 5)
+        #expect(late.timerFired(now: 106) == .checkSession(.idle(since: 100)))
+        machine.settingsRead(idleSeconds: 0)
+        #expect(machine.idleDeadline == nil)
+    }
+
     @Test func anIdleCheckThatFindsNoLockStartsTheIdleTimeAgain() {
         var machine = Self.open(idle: 10)
         #expect(machine.timerFired(now: 110) == .checkSession(.idle(since: 100)))

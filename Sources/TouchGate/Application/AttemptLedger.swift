@@ -17,6 +17,11 @@ protocol AttemptLedger: AnyObject {
     func admitAttempt(
         _ factor: Factor, user: String, session: String?, purpose: AuditPolicy?, configuration: Configuration
     ) throws(StoreError) -> Admission
+    /// How long the passcode is still throttled, before its prompt opens; counts nothing
+    /// (``Store/passcodeRetryAfter(user:session:purpose:configuration:)``).
+    func passcodeRetryAfter(
+        user: String, session: String?, purpose: AuditPolicy?, configuration: Configuration
+    ) throws(StoreError) -> Int?
     /// Settles an admitted try (``Store/finishAttempt(_:user:factor:result:)``).
     func finishAttempt(_ attempt: Int64, user: String, factor: Factor, result: AttemptResult) throws(StoreError)
     /// An outcome without an admitted try (a reuse, an evaluation that ended before one).

@@ -44,6 +44,13 @@ final class OfflineLedger: AttemptLedger {
         return .admitted(attempt: nextAttempt)
     }
 
+    func passcodeRetryAfter(
+        user: String, session: String?, purpose: AuditPolicy?, configuration: Configuration
+    ) throws(StoreError) -> Int? {
+        LockoutPolicy(configuration: self.configuration).passcodeRetryAfter(
+            failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: clock.now)
+    }
+
     func finishAttempt(_ attempt: Int64, user: String, factor: Factor, result: AttemptResult) throws(StoreError) {
         guard factor == .passcode else { return }
         switch result {

@@ -67,6 +67,12 @@ public final class ShellSession {
         }
     }
 
+    /// The user's `idle-seconds` as the store has it now, or `nil` when it cannot say: a
+    /// running owner follows a `config set` made elsewhere.
+    public func idleSeconds() -> Int? {
+        try? store?.configuration(user: user).idleSeconds
+    }
+
     /// The program ended: the session goes away (`will-resign-active`, `did-enter-background`,
     /// `will-terminate`) and this owner is no longer listed.
     public func end() {

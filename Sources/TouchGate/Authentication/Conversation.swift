@@ -71,7 +71,7 @@ final class Conversation {
         case .information:
             prompts.show(text)
             // Shown when the module sends it: a module may wait next (for a finger, a key).
-            (prompts as? TerminalPrompts)?.flushMessages()
+            (((prompts as? SubmittedAnswer)?.base ?? prompts) as? TerminalPrompts)?.flushMessages()
             return .nothing
         case .unsupported:
             // Binary and radio prompts are not supported: refuse rather than guess.

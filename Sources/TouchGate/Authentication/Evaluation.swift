@@ -29,10 +29,17 @@ final class Evaluation: Sendable {
     /// Runs the evaluation from `snapshot`; returns the success and throws otherwise.
     func run(_ snapshot: EvaluationStateMachine.Snapshot) throws(AuthError) -> EvaluationSuccess {
         var next = machine.withLock { $0.start(snapshot) }
+        // The answer of touchgate's own passcode prompt, from its Enter until the stack took it.
+        var submitted: SubmittedAnswer?
+        defer { submitted?.wipe() }
         while true {
             switch next {
+            case .ask(let step):
+                (next, submitted) = try ask(step)
             case .admit(let factor):
-                next = try admit(factor)
+                next = try admit(factor, answer: submitted)
+                submitted?.wipe()
+                submitted = nil
             case .finish(nil, _):
                 return EvaluationSuccess(user: context.user, purpose: purpose)
             case .finish(let error?, let audit):
@@ -47,8 +54,36 @@ final class Evaluation: Sendable {
         }
     }
 
-    /// One try of `factor`: its admission, its check when admitted, its settlement; what follows.
-    private func admit(_ factor: Factor) throws(AuthError) -> EvaluationStateMachine.NextAction {
+    /// touchgate's own passcode prompt, before anything is counted: a throttled passcode is not
+    /// asked; a submitted answer is kept for the admitted try's stack, anything else ends the try
+    /// uncounted.
+    private func ask(_ step: PromptStep) throws(AuthError) -> (EvaluationStateMachine.NextAction, SubmittedAnswer?) {
+        let wait = try AuthError.wrapping { () throws(StoreError) in
+            try ledger.passcodeRetryAfter(user: context.user, session: context.session, purpose: purpose,
+                                          configuration: configuration)
+        }
+        if let wait { return (machine.withLock { $0.throttled(retryAfterSeconds: wait) }, nil) }
+        prompts.notify(.tryStarted(step))
+        let answer = prompts.ask(SubmittedAnswer.prompt, echo: false, interrupter: context.interrupter)
+        let end: EvaluationStateMachine.PromptEnd
+        switch answer {
+        case .answer(_), .invalid(_): end = .submitted
+        case .interrupted(let interruption): end = .interrupted(interruption)
+        case .endOfInput: end = .endOfInput
+        case .notInteractive: end = .notInteractive
+        }
+        let submitted = SubmittedAnswer(answer, base: prompts)
+        let next = machine.withLock { $0.answered(end) }
+        guard case .admit(_) = next else {
+            submitted.wipe()
+            return (next, nil)
+        }
+        return (next, submitted)
+    }
+
+    /// One try of `factor`: its admission, its check when admitted (a passcode's with the answer
+    /// submitted at touchgate's own prompt), its settlement; what follows.
+    private func admit(_ factor: Factor, answer: SubmittedAnswer?) throws(AuthError) -> EvaluationStateMachine.NextAction {
         let admission = try AuthError.wrapping { () throws(StoreError) in
             try ledger.admitAttempt(factor, user: context.user, session: context.session,
                                     purpose: purpose, configuration: configuration)
@@ -62,8 +97,8 @@ final class Evaluation: Sendable {
         let settlement: EvaluationStateMachine.CheckEndedAction
         switch admitted {
         case .check(let check, _, let step):
-            prompts.notify(.tryStarted(step))
-            let result = runAdmitted(check)
+            if let step { prompts.notify(.tryStarted(step)) }
+            let result = runAdmitted(check, answer: answer)
             // A signal that arrived while a module worked (SIGINT, SIGTERM, SIGUSR1) reaches the
             // machine before the result; the check it would cancel is over already.
             if let pending = context.interrupter.pending { _ = machine.withLock { $0.interrupted(pending) } }
@@ -91,7 +126,7 @@ final class Evaluation: Sendable {
 
     /// Runs the check of a try the store admitted; a checkpoint the admission left due folds the
     /// log into the file meanwhile, on a helper thread.
-    private func runAdmitted(_ check: EvaluationStateMachine.Check) -> CredentialCheckResult {
+    private func runAdmitted(_ check: EvaluationStateMachine.Check, answer: SubmittedAnswer?) -> CredentialCheckResult {
         let folding = ledger.foldLogInBackground()
         defer { folding?.join() }
         switch check {
@@ -101,7 +136,7 @@ final class Evaluation: Sendable {
                 interrupter: context.interrupter, emptyAnswerIsFallback: true, typedLineIsPasscode: typedLineIsPasscode)
         case .passcode:
             return context.checker.check(
-                service: configuration.passcodeService, user: context.user, prompts: prompts,
+                service: configuration.passcodeService, user: context.user, prompts: answer ?? prompts,
                 interrupter: context.interrupter, emptyAnswerIsFallback: false)
         }
     }

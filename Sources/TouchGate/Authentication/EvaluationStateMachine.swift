@@ -1,6 +1,12 @@
 /// The rules of one evaluation, free of I/O: which factor is tried, when a try is admitted,
 /// how a check's result is settled and counted, and how the evaluation ends.
 ///
+/// A passcode try counts when it is made: touchgate asks at its own prompt first (``NextAction/ask(_:)``)
+/// and admits the try only once an answer is submitted, so a prompt left open, cancelled, hung
+/// up or killed before Enter counts nothing; the admitted check hands that answer to the stack's
+/// first echo-off prompt. A biometric try is admitted before its stack runs (the wait for the
+/// sensor is the try), and taken back when the stack ends without checking one.
+///
 /// Shaped like swift-nio's state machines: a private ``State`` carries the data of each step;
 /// every input is a `mutating` method that returns its own action type, holding only what can
 /// follow that input (admit a try in the store, run a check, settle a try, cancel a running
@@ -71,6 +77,11 @@ public struct EvaluationStateMachine: Sendable {
         /// Ask the store to admit (and count ahead) one try of the factor; answer with
         /// ``admitted(_:)``, ``lockedOut()`` or ``throttled(retryAfterSeconds:)``.
         case admit(Factor)
+        /// A passcode try, before anything is counted: when the passcode is throttled now, answer
+        /// ``throttled(retryAfterSeconds:)``; otherwise tell the prompt source `step`
+        /// (``PromptEvent/tryStarted(_:)``), ask touchgate's own passcode prompt, and answer
+        /// ``answered(_:)``. Only a submitted answer is admitted.
+        case ask(PromptStep)
         /// The evaluation is over: `nil` for success, or the error it ends with. With `audit`,
         /// the store's log first gets an entry for that factor (an evaluation that ended before
         /// any try of it was admitted).
@@ -79,9 +90,10 @@ public struct EvaluationStateMachine: Sendable {
 
     /// What ``admitted(_:)`` asks.
     public enum AdmittedAction: Sendable, Equatable {
-        /// Tell the prompt source which try this is (``PromptEvent/tryStarted(_:)``), then run
-        /// the check of try `attempt`; answer with ``checkEnded(_:)``.
-        case check(Check, attempt: Int64, step: PromptStep)
+        /// Tell the prompt source which try this is (``PromptEvent/tryStarted(_:)``, unless
+        /// `step` is `nil`: the passcode's prompt told it already), then run the check of try
+        /// `attempt`; answer with ``checkEnded(_:)``.
+        case check(Check, attempt: Int64, step: PromptStep?)
         /// Record how try `attempt` ended (an interruption came first: it never reached a
         /// stack); answer with ``settled()``.
         case settle(attempt: Int64, factor: Factor, result: AttemptResult, notice: PromptEvent?)
@@ -91,6 +103,16 @@ public struct EvaluationStateMachine: Sendable {
     /// `notice` (when there is one); answer with ``settled()``.
     public enum CheckEndedAction: Sendable, Equatable {
         case settle(attempt: Int64, factor: Factor, result: AttemptResult, notice: PromptEvent?)
+    }
+
+    /// How touchgate's own passcode prompt ended (``NextAction/ask(_:)``).
+    public enum PromptEnd: Sendable, Equatable {
+        /// An answer was submitted (Enter): the try is made, and is admitted. A line refused as
+        /// an answer (too long, a NUL byte) is one too: it is counted as a wrong try.
+        case submitted
+        case interrupted(Interruption)
+        case endOfInput
+        case notInteractive
     }
 
     /// What ``interrupted(_:)`` asks.
@@ -129,6 +151,8 @@ public struct EvaluationStateMachine: Sendable {
     private enum State {
         /// Before ``start(_:)``; an interruption that came first ends the evaluation at its start.
         case initial(interruption: Interruption?)
+        /// touchgate's own passcode prompt is open; nothing is counted yet.
+        case asking(Run, tries: Int, interruption: Interruption?)
         /// Waiting for the store's answer to an admission.
         case admitting(Run, Factor, tries: Int, interruption: Interruption?)
         /// A check runs.
@@ -204,7 +228,28 @@ public struct EvaluationStateMachine: Sendable {
         case .biometric:
             return .check(.biometric(typedLineIsPasscode: mode == .policy(.deviceOwner)), attempt: attempt, step: step)
         case .passcode:
-            return .check(.passcode, attempt: attempt, step: step)
+            // Its try started at touchgate's own prompt, which told the prompt source.
+            return .check(.passcode, attempt: attempt, step: nil)
+        }
+    }
+
+    /// touchgate's own passcode prompt ended: a submitted answer is admitted (``NextAction/admit(_:)``);
+    /// a prompt that ended without one counts nothing and ends the evaluation. An interruption
+    /// that came while the prompt was open decides, even over an answer submitted at once: that
+    /// answer never reaches a stack.
+    public mutating func answered(_ end: PromptEnd) -> NextAction {
+        guard case .asking(let run, let tries, let pending) = state else { preconditionFailure("not asking") }
+        if let pending { return finish(AuthError(pending.code), audit: .passcode) }
+        switch end {
+        case .submitted:
+            state = .admitting(run, .passcode, tries: tries, interruption: nil)
+            return .admit(.passcode)
+        case .interrupted(let interruption):
+            return finish(AuthError(interruption.code), audit: .passcode)
+        case .endOfInput:
+            return finish(AuthError(.userCancel, detail: "The input ended before an answer (end of input)."), audit: .passcode)
+        case .notInteractive:
+            return finish(AuthError(.notInteractive), audit: .passcode)
         }
     }
 
@@ -213,7 +258,8 @@ public struct EvaluationStateMachine: Sendable {
         refused(retryAfterSeconds: nil)
     }
 
-    /// The store refused the try: the passcode is throttled for `seconds`.
+    /// The store refused the try, or the passcode's prompt before it (``NextAction/ask(_:)``):
+    /// the passcode is throttled for `seconds`.
     public mutating func throttled(retryAfterSeconds seconds: Int) -> NextAction {
         refused(retryAfterSeconds: seconds)
     }
@@ -226,6 +272,10 @@ public struct EvaluationStateMachine: Sendable {
         case .initial(nil):
             state = .initial(interruption: interruption)
             return .endsAtNextStep
+        case .asking(let run, let tries, nil):
+            // The prompt is woken; nothing was counted.
+            state = .asking(run, tries: tries, interruption: interruption)
+            return .cancelCheck(interruption)
         case .admitting(let run, let factor, let tries, nil):
             state = .admitting(run, factor, tries: tries, interruption: interruption)
             return .endsAtNextStep
@@ -240,7 +290,7 @@ public struct EvaluationStateMachine: Sendable {
                 state = .settling(run, factor, tries: tries, next: .stop(interruption.code))
             }
             return .endsAtNextStep
-        case .initial(_?), .admitting(_, _, _, _?), .checking(_, _, _, _, _?), .finished:
+        case .initial(_?), .asking(_, _, _?), .admitting(_, _, _, _?), .checking(_, _, _, _, _?), .finished:
             // The first interruption decides.
             return .endsAtNextStep
         }
@@ -321,8 +371,8 @@ public struct EvaluationStateMachine: Sendable {
             guard tries < run.snapshot.passcodeTries else {
                 return finish(AuthError(.authenticationFailed, detail: "Authentication failed: the passcode was wrong \(Self.times(tries))."))
             }
-            state = .admitting(run, .passcode, tries: tries, interruption: nil)
-            return .admit(.passcode)
+            state = .asking(run, tries: tries, interruption: nil)
+            return .ask(step(run, for: .passcode, attempt: tries + 1))
         case (.passcode, .fallback), (.passcode, .unavailable(_)):
             return finish(AuthError(.passcodeNotSet))
         }
@@ -350,8 +400,8 @@ public struct EvaluationStateMachine: Sendable {
             state = .finished
             return .finish(AuthError(.passcodeNotSet, detail: missing), audit: .passcode)
         }
-        state = .admitting(run, .passcode, tries: 0, interruption: nil)
-        return .admit(.passcode)
+        state = .asking(run, tries: 0, interruption: nil)
+        return .ask(step(run, for: .passcode, attempt: 1))
     }
 
     /// The biometric tries are over without a success: device-owner goes on to the passcode.
@@ -371,7 +421,12 @@ public struct EvaluationStateMachine: Sendable {
     }
 
     private mutating func refused(retryAfterSeconds: Int?) -> NextAction {
-        guard case .admitting(let run, let factor, _, let interruption) = state else { preconditionFailure("not admitting") }
+        let run: Run, factor: Factor, interruption: Interruption?
+        switch state {
+        case .admitting(let admitting, let admitted, _, let pending): (run, factor, interruption) = (admitting, admitted, pending)
+        case .asking(let asking, _, let pending): (run, factor, interruption) = (asking, .passcode, pending)
+        default: preconditionFailure("not admitting")
+        }
         if let interruption { return finish(AuthError(interruption.code)) }
         switch factor {
         case .biometric:
@@ -385,9 +440,9 @@ public struct EvaluationStateMachine: Sendable {
 
     private static func times(_ count: Int) -> String { count == 1 ? "once" : "\(count) times" }
 
-    private mutating func finish(_ error: AuthError?) -> NextAction {
+    private mutating func finish(_ error: AuthError?, audit: Factor? = nil) -> NextAction {
         state = .finished
-        return .finish(error, audit: nil)
+        return .finish(error, audit: audit)
     }
 
     /// Under device-owner a reader that failed, timed out or went away is said before the passcode.

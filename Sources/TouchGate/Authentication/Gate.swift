@@ -140,7 +140,7 @@ public final class Gate {
                 }
             case .countDown(let seconds):
                 screen.showCountdown(seconds)
-                step = countDown(machine: &machine, screen: screen)
+                step = try countDown(machine: &machine, screen: screen)
             case .waitForEnter(let notice):
                 screen.showStatus(try ledger.gateStatus(user: user, session: session, remoteHost: context.remoteHost),
                                   notice: ledger.gateNotice(notice))
@@ -210,8 +210,9 @@ public final class Gate {
 
     /// The seconds of a countdown, until it ends (an evaluation) or an interruption ends the
     /// gate. An interruption the machine forgets (Ctrl-C at a terminal) is cleared and the
-    /// countdown goes on (a shorter second, never a longer one).
-    private func countDown(machine: inout GateStateMachine, screen: any GateScreen) -> Step {
+    /// countdown goes on (a shorter second, never a longer one). Each second reads the store
+    /// again: a count reset elsewhere ends the countdown within that second.
+    private func countDown(machine: inout GateStateMachine, screen: any GateScreen) throws -> Step {
         while true {
             if let interruption = screen.pause(milliseconds: 1_000) {
                 switch machine.interrupted(interruption) {
@@ -221,7 +222,10 @@ public final class Gate {
             } else if screen.terminalGone {
                 return Self.step(machine.terminalGone())
             }
-            switch machine.tick() {
+            let record = try ledger.user(user)
+            let wait = LockoutPolicy(configuration: try ledger.configuration(user: user)).passcodeRetryAfter(
+                failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: ledger.clock.now)
+            switch machine.tick(storeWait: wait) {
             case .redrawCountdown(let seconds): screen.redrawCountdown(seconds)
             case .evaluate(let notice, let clearInterruption): return .evaluate(notice: notice, clearInterruption: clearInterruption)
             }

@@ -50,7 +50,7 @@ public struct GateStateMachine: Sendable {
     /// What ``evaluationFailed(_:terminalGone:)`` asks.
     public enum EvaluationFailedAction: Sendable, Equatable {
         /// Show `seconds` left of the passcode's throttling (the notice comes with the next
-        /// evaluation), then answer ``tick()`` each second.
+        /// evaluation), then answer ``tick(storeWait:)`` each second with the wait the store says then.
         case countDown(seconds: Int)
         /// Claim the prompt again before asking (cancelled from outside: perhaps another gate
         /// took it over); answer ``promptClaimed(sessionLocked:)`` or ``promptOwned(by:)``.
@@ -68,9 +68,9 @@ public struct GateStateMachine: Sendable {
         case finish(GateEnd, say: String?)
     }
 
-    /// What ``tick()`` asks.
+    /// What ``tick(storeWait:)`` asks.
     public enum TickAction: Sendable, Equatable {
-        /// Redraw the countdown's line with `seconds` left; answer ``tick()`` a second later.
+        /// Redraw the countdown's line with `seconds` left; answer ``tick(storeWait:)`` a second later.
         case redrawCountdown(seconds: Int)
         /// The wait is over: evaluate (see ``ClaimAction/evaluate(notice:clearInterruption:)``).
         case evaluate(notice: String?, clearInterruption: Bool)
@@ -210,12 +210,17 @@ public struct GateStateMachine: Sendable {
         return .finish(end, say: say)
     }
 
-    /// A second of the countdown passed.
-    public mutating func tick() -> TickAction {
-        guard case .countingDown(let remaining, let notice) = state else { preconditionFailure("not counting down") }
-        if remaining > 1 {
-            state = .countingDown(remaining: remaining - 1, notice: notice)
-            return .redrawCountdown(seconds: remaining - 1)
+    /// A second of the countdown passed; `storeWait` is the wait the store says now (`nil`: the
+    /// passcode may be tried).
+    ///
+    /// The countdown follows the store, not its own first number: a count reset elsewhere (a
+    /// success at another terminal, `touchgate reset`) or a changed `passcode-delays` ends or
+    /// shortens it at the next second, and a wrong try elsewhere lengthens it.
+    public mutating func tick(storeWait: Int?) -> TickAction {
+        guard case .countingDown(_, let notice) = state else { preconditionFailure("not counting down") }
+        if let remaining = storeWait, remaining > 0 {
+            state = .countingDown(remaining: remaining, notice: notice)
+            return .redrawCountdown(seconds: remaining)
         }
         state = .evaluating
         return .evaluate(notice: notice, clearInterruption: false)

@@ -204,6 +204,17 @@ public struct ShellOwnerStateMachine: Sendable {
         return .recordOnly
     }
 
+    /// How often a shown session reads its settings again: a `config set idle-seconds` made
+    /// elsewhere reaches a running owner within this many seconds.
+    public static let settingsReadSeconds: Double = 1
+
+    /// The store's `idle-seconds` read again while the session is shown (`nil`: the store could
+    /// not say, and the last value stands). The idle lock is then due at the last key plus the
+    /// new time: a shorter one already past locks at once (the timer fires).
+    public mutating func settingsRead(idleSeconds: Int?) {
+        if let idleSeconds { self.idleSeconds = idleSeconds }
+    }
+
     /// When the idle lock is due: the last key plus `idle-seconds`, or `nil` (no idle lock, or
     /// the terminal is not shown).
     public var idleDeadline: Double? {

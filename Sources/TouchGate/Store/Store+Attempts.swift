@@ -44,6 +44,27 @@ extension Store {
         }
     }
 
+    /// How many seconds the passcode is still throttled for `user`, with an audit entry
+    /// `throttled` when it is; `nil` (and nothing written) when a try may be made.
+    ///
+    /// Asked before touchgate's own passcode prompt opens, so a throttled user is told to wait
+    /// rather than asked; it counts nothing: the try is admitted only once its answer is submitted
+    /// (``admitAttempt(_:user:session:purpose:configuration:)``, which checks again).
+    public func passcodeRetryAfter(
+        user: String, session: String?, purpose: AuditPolicy?, configuration: Configuration
+    ) throws(StoreError) -> Int? {
+        let record = try self.user(user)
+        guard let wait = LockoutPolicy(configuration: configuration).passcodeRetryAfter(
+            failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: clock.now) else { return nil }
+        try perform {
+            try database.transaction(.immediate, durability: .cached, checkpoint: .deferred) {
+                try database.run("INSERT INTO users (name) VALUES (?) ON CONFLICT (name) DO NOTHING", .text(user))
+                try appendAudit(user: user, session: session, policy: purpose, factor: .passcode, outcome: .throttled)
+            }
+        }
+        return wait
+    }
+
     /// Folds the write-ahead log into the file on a helper thread, if an admission left it at its
     /// limit; `nil` when there is nothing to fold. Join the helper before the next transaction,
     /// which would otherwise start a checkpoint of its own.

@@ -1,0 +1,49 @@
+/// The answer submitted at touchgate's own passcode prompt, handed to the stack's first echo-off
+/// prompt; every other prompt of the stack (a one-time code after the password) is asked live.
+///
+/// The try is admitted between the two: after Enter, before PAM sees the answer. So only a try
+/// that was made is counted (a prompt left open counts nothing), and the count is still on the
+/// disk before PAM checks anything. The answer is wiped once handed over, and in any case when
+/// this source is wiped or freed.
+final class SubmittedAnswer: PromptSource {
+    /// What touchgate's own passcode prompt says: pam_unix's words, which sudo and su replace
+    /// with their own ("[sudo] password for …") as they do for pam_unix.
+    static let prompt = "Password: "
+
+    /// The prompt source the stack's other prompts, messages and events go to.
+    let base: any PromptSource
+    private var answer: PromptAnswer?
+
+    init(_ answer: PromptAnswer, base: any PromptSource) {
+        self.answer = answer
+        self.base = base
+    }
+
+    deinit {
+        wipe()
+    }
+
+    /// Whether the stack has not taken the answer (it asked no echo-off prompt).
+    var pending: Bool { answer != nil }
+
+    /// Forgets the answer, wiping its bytes.
+    func wipe() {
+        if case .answer(var bytes) = answer { TouchGate.wipe(&bytes) }
+        answer = nil
+    }
+
+    func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer {
+        guard !echo, let submitted = answer else { return base.ask(prompt, echo: echo, interrupter: interrupter) }
+        // Handed over once: the conversation copies it into PAM's response and wipes it.
+        answer = nil
+        return submitted
+    }
+
+    func show(_ message: String) {
+        base.show(message)
+    }
+
+    func notify(_ event: PromptEvent) {
+        base.notify(event)
+    }
+}
