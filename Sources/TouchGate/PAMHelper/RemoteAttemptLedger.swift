@@ -36,6 +36,19 @@ final class RemoteAttemptLedger: AttemptLedger {
         }
     }
 
+    /// The remote hosts' wait before their prompt opens, counting nothing (as
+    /// ``Store/passcodeRetryAfter(user:session:purpose:configuration:)`` does for the local
+    /// keyboard's budget): an audit entry `throttled` when they must wait, and no `users` row.
+    func passcodeRetryAfter(
+        user: String, session: String?, purpose: AuditPolicy?, configuration: Configuration
+    ) throws(StoreError) -> Int? {
+        let record = try store.remoteUser(user)
+        guard let wait = LockoutPolicy(configuration: configuration).passcodeRetryAfter(
+            failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: clock.now) else { return nil }
+        try store.recordOutcome(user: user, session: session, policy: purpose, factor: .passcode, outcome: .throttled)
+        return wait
+    }
+
     func finishAttempt(_ attempt: Int64, user: String, factor: Factor, result: AttemptResult) throws(StoreError) {
         switch factor {
         case .passcode: try store.finishRemotePasscodeAttempt(attempt, user: user, result: result)
