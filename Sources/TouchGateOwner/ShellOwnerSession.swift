@@ -6,6 +6,8 @@ public struct ShellOwnerSession {
     /// Asks the store whether the session is locked now (a store that fails answers `true`), and
     /// the `idle-seconds` it has.
     public var check: (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int)
+    /// Reads whether the store has the session locked, writing nothing (``ShellSession/lookAtLock()``).
+    public var look: () -> (locked: Bool, idleSeconds: Int)
     /// Records a lifecycle event of the session (an event its state does not allow is skipped).
     public var record: (LifecycleEvent) -> Void
     /// The gate's command line (the path first): `touchgate gate --session ID`, with the store's options.
@@ -20,9 +22,11 @@ public struct ShellOwnerSession {
     public var clock: any Clock
 
     public init(check: @escaping (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int),
+                look: @escaping () -> (locked: Bool, idleSeconds: Int),
                 record: @escaping (LifecycleEvent) -> Void, gate: [String], path: String, argv: [String],
                 environment: [String], channel: Int32, clock: any Clock) {
         self.check = check
+        self.look = look
         self.record = record
         self.gate = gate
         self.path = path

@@ -14,26 +14,44 @@ struct TerminalLocks: WatchEffects {
 
     /// Has every running `touchgate shell` of `user` look at its session now and cover its
     /// terminal, whatever runs in it; returns when each answered, or after ``tmuxLockTimeout``.
-    /// The store's list and the channels listening now (``OwnerChannel/running(uid:path:)``):
-    /// an owner is reached even when the store cannot be read.
+    /// The store's list and the channels in the user's channel directories
+    /// (``OwnerChannel/running(uid:directories:)``): an owner is reached even when the store
+    /// cannot be read. Only an owner's own `ok` counts (its listener's credentials are checked);
+    /// an owner that did not confirm is signalled (``OwnerChannel/nudge(_:uid:)``) and said.
     func coverShellOwners() {
         var owners = ((try? store.shellOwners(user: user)) ?? []).map(\.owner)
-        for owner in OwnerChannel.running(uid: geteuid()) where !owners.contains(owner) { owners.append(owner) }
+        for owner in OwnerChannel.running(uid: uid) where !owners.contains(owner) { owners.append(owner) }
         guard !owners.isEmpty else { return }
-        let late = OwnerChannel.lock(owners, uid: geteuid(), timeout: Self.tmuxLockTimeout)
-        if !late.isEmpty {
-            Watcher.printError("\(late.count) touchgate shell owner(s) did not answer within \(Int(Self.tmuxLockTimeout)) s")
+        let result = OwnerChannel.lock(owners, uid: uid, timeout: Self.tmuxLockTimeout)
+        for owner in result.notConfirmed { OwnerChannel.nudge(owner, uid: uid) }
+        if !result.unanswered.isEmpty {
+            Watcher.printError("\(result.unanswered.count) touchgate shell owner(s) did not answer within \(Int(Self.tmuxLockTimeout)) s")
+        }
+        if !result.unreachable.isEmpty {
+            Watcher.printError("\(result.unreachable.count) touchgate shell owner(s) have no channel of their own; signalled instead")
         }
     }
 
-    /// The sockets `recorded`, then every other socket of this account's tmux servers in tmux's
-    /// own directory (``TmuxSocketDirectory``): a server the hooks never recorded (its sessions
-    /// began before the snippet was loaded) is locked too. Each once, in order.
+    /// The sockets `recorded`, then every other socket of this account's tmux servers: those in
+    /// tmux's own directory (``TmuxSocketDirectory``) and those its running servers listen on,
+    /// wherever (``TmuxServerProcesses``): a server the hooks never recorded (its sessions began
+    /// before the snippet was loaded, or its socket is a `-S PATH` elsewhere) is locked too. Each
+    /// once, in order, and only while it is a socket of this account.
     func lockTmuxServers(recorded: [String]) {
+        lockTmuxServers(Self.tmuxSockets(recorded: recorded, uid: uid, tmuxTemporaryDirectory: tmuxTemporaryDirectory))
+    }
+
+    /// Every tmux socket of `uid` to lock: see ``lockTmuxServers(recorded:)``.
+    static func tmuxSockets(recorded: [String], uid: uid_t, tmuxTemporaryDirectory: String?) -> [String] {
         var sockets: [String] = []
         let found = TmuxSocketDirectory.sockets(uid: uid, tmuxTemporaryDirectory: tmuxTemporaryDirectory)
-        for socket in recorded + found where !sockets.contains(socket) { sockets.append(socket) }
-        lockTmuxServers(sockets)
+            + TmuxServerProcesses.sockets(uid: uid, runtimeDirectory: ProcessEnvironment.current["XDG_RUNTIME_DIR"])
+        for socket in recorded + found where !sockets.contains(socket) {
+            var info = stat()
+            guard lstat(socket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == uid else { continue }
+            sockets.append(socket)
+        }
+        return sockets
     }
 
     /// `tmux -S SOCKET lock-server` for each socket, all at once, and waits for every one.

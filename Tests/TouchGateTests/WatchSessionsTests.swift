@@ -45,7 +45,10 @@ import Testing
         let (sessions, effects, clock) = try Self.world()
         try sessions.sendAllToBackground(cause: .screenLock)
         clock.advance(by: 1)
+        effects.done = []
         try sessions.bringAllToForeground()
+        // Every owner looks again at the resume, before the sessions come back.
+        #expect(effects.done == ["owners"])
         #expect(try Self.row(sessions, "a")! == (.inactive, true))
         #expect(sessions.backgrounded.isEmpty)
         #expect(try sessions.events.store.lastLifecycleEvent(session: "a")?.event == LifecycleEvent.willEnterForeground.rawValue)

@@ -68,8 +68,13 @@ public final class WatchSessions {
 
     /// The sessions ``sendAllToBackground(cause:)`` sent away, back towards the foreground
     /// (`will-enter-foreground`): never unlocked, and locked when away for `grace-seconds`.
+    ///
+    /// First every owner is told to look at its session again (``WatchEffects/coverShellOwners()``):
+    /// one that did not confirm its cover at the suspend (stuck, unreachable) is covered now,
+    /// before the sessions come back.
     public func bringAllToForeground() throws {
         guard !backgrounded.isEmpty else { return }
+        effects.coverShellOwners()
         let store = events.store
         _ = try store.bringToForeground(backgrounded, user: events.user, policy: try events.policy(), now: store.clock.now)
         backgrounded = []

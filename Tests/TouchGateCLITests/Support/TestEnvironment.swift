@@ -65,6 +65,8 @@ final class TestEnvironment: @unchecked Sendable {
         pamDirectory = directory.appendingPathComponent("pam")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         storePath = directory.appendingPathComponent("state/touchgate.sqlite").path
+        // The world's XDG_RUNTIME_DIR, private as pam_systemd makes it: its owners' channels.
+        guard mkdir(runtimeDirectory, 0o700) == 0 else { throw TestFailure("cannot create \(runtimeDirectory)") }
         let render = try Self.execute(
             Self.packageRoot.appendingPathComponent("scripts/render-pam-stacks").path, [pamDirectory.path],
             environment: ProcessInfo.processInfo.environment)
@@ -74,6 +76,9 @@ final class TestEnvironment: @unchecked Sendable {
     deinit {
         try? FileManager.default.removeItem(at: directory)
     }
+
+    /// The world's `XDG_RUNTIME_DIR` (mode 0700): where its owners' channels are.
+    var runtimeDirectory: String { directory.appendingPathComponent("r").path }
 
     /// The environment of a run: the world's store and user, and its PAM stacks.
     var environment: [String: String] {
@@ -98,6 +103,9 @@ final class TestEnvironment: @unchecked Sendable {
         // world's own, never the host's /tmp/tmux-UID.
         environment["TMUX_TMPDIR"] = directory.path
         environment["TMUX_PANE"] = nil
+        // The owners' channels (OwnerChannelDirectory): the world's own, so a watcher or a
+        // `touchgate event` of the host never reaches this world's owners, nor its of the host's.
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         for (name, value) in extraEnvironment { environment[name] = value }
         return environment
     }
