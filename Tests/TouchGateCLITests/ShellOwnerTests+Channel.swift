@@ -49,6 +49,47 @@ extension ShellOwnerTests {
         #expect(!(try owner.ended()))
     }
 
+    /// A lock the owner was never told of (the store marked locked behind its back, as when its
+    /// `lock` never arrived) covers the terminal at the next focus report, focus in or out: the
+    /// owner reads its session's lock again at each, and before, it only recorded the event.
+    @Test func aFocusReportMakesTheOwnerReadItsLockAgain() throws {
+        let world = try Self.lockedWorld()
+        let owner = try OwnerHarness(world: world, shell: "bash")
+        defer { owner.shutdown() }
+        try Self.startUnlocked(owner)
+        let (session, _) = try owner.owner()
+        try owner.typeLine("echo VISIBLE-$((40+2))")
+        try owner.waitForScreen(containing: "VISIBLE-42")
+        _ = try world.sqlite("UPDATE sessions SET locked = 1 WHERE id = '\(session)'")
+        // Keys still pass: nothing told the owner.
+        try owner.typeLine("echo STILL-$((2+3))")
+        try owner.waitForScreen(containing: "STILL-5")
+        let rawBefore = owner.rawOutput().count
+        try owner.tmux(["send-keys", "-t", "o", "-H", "1b", "5b", "49"])
+        try Self.waitForGate(owner)
+        #expect(owner.rawOutput().dropFirst(rawBefore).range(of: Data("\u{1B}[2J".utf8)) != nil, "the owner drew no cover")
+        #expect(!(try owner.screen().contains("VISIBLE-42")))
+        try Self.unlock(owner)
+        try owner.waitForScreen(containing: "VISIBLE-42")
+    }
+
+    /// SIGUSR1 (what the watcher and `touchgate event` send an owner that did not confirm on its
+    /// channel) makes the owner look at its session: a locked one is covered.
+    @Test func sigusr1MakesTheOwnerLookAtItsSession() throws {
+        let world = try Self.lockedWorld()
+        let owner = try OwnerHarness(world: world, shell: "bash")
+        defer { owner.shutdown() }
+        try Self.startUnlocked(owner)
+        let (session, ownerPID) = try owner.owner()
+        try owner.typeLine("echo VISIBLE-$((40+2))")
+        try owner.waitForScreen(containing: "VISIBLE-42")
+        _ = try world.sqlite("UPDATE sessions SET locked = 1 WHERE id = '\(session)'")
+        #expect(OwnerChannel.nudge(try #require(ProcessIdentity.of(ownerPID))))
+        try Self.waitForGate(owner)
+        #expect(!(try owner.screen().contains("VISIBLE-42")))
+        #expect(!(try owner.ended()))
+    }
+
     /// `touchgate shell` does not start without a channel of its own: with no private directory
     /// for it (XDG_RUNTIME_DIR open to others, and the fallback taken by another account), it says
     /// why in one line and exits 69 before the shell runs.
