@@ -38,9 +38,13 @@ final class ChannelSquatter {
                 s.setblocking(False)
                 sel.register(s, selectors.EVENT_READ)
                 return True
+            # A process that is not an owner 2 s after it was first seen (a fork execs at once) is
+            # not read again: the loop stays cheap on a loaded machine.
+            first = {}
             while True:
+                now = time.monotonic()
                 for pid in os.listdir('/proc'):
-                    if not pid.isdigit() or pid in seen:
+                    if not pid.isdigit() or pid in seen or now - first.setdefault(pid, now) > 2:
                         continue
                     try:
                         argv = open('/proc/%s/cmdline' % pid, 'rb').read().split(b'\\0')
