@@ -6,6 +6,9 @@ import Testing
 /// channel could have (the abstract `@touchgate-shell/UID/PID-START` it once had, and the path in
 /// each channel directory it can reach), and answers `ok` to every `lock`, at once.
 ///
+/// Only owners whose command line names the world's directory are squatted (`OwnerHarness`'s
+/// shells read their rc file from there): other tests' owners, running meanwhile, are left alone.
+///
 /// It writes one line per owner it saw to its log: `PID abstract=BOUND path=BOUND…`, and one line
 /// `answered` per `ok` it sent.
 final class ChannelSquatter {
@@ -51,7 +54,10 @@ final class ChannelSquatter {
                         start = open('/proc/%s/stat' % pid).read().rsplit(')', 1)[1].split()[19]
                     except OSError:
                         continue
-                    if not argv or not argv[0].endswith(b'touchgate') or b'shell' not in argv:
+                    # Only this world's owners (their command lines name its directory): the
+                    # owners of other tests running meanwhile are left alone.
+                    if not argv or not argv[0].endswith(b'touchgate') or b'shell' not in argv \\
+                            or not any(b'\(world.directory.path)' in part for part in argv):
                         continue
                     seen.add(pid)
                     name = '%s-%s' % (pid, start)
