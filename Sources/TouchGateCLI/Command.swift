@@ -19,6 +19,8 @@ public enum Command: Equatable, Sendable {
     case gate(GateOptions)
     /// `watch [--unit]`: follow logind (suspend, screen lock); `--unit` prints the systemd user unit.
     case watch(unit: Bool)
+    /// `lock [SESSION]`: every session (or one) locked and covered now.
+    case lock(session: String?)
     case tmuxConf
     /// `tmux-hook HOOK CLIENT [SESSION]`: what the hooks from `tmux-conf` run.
     case tmuxHook(TmuxHook, client: String, session: String?)

@@ -173,6 +173,19 @@ public enum CommandTable {
             options: [.unit], exits: [.watcherMissing, .store, .watcherRunning]
         ) { line throws(UsageError) in .watch(unit: line.has(.unit)) },
         CommandSpec(
+            "lock", summary: "lock and cover every session now, or one",
+            details: "Locks every session of the user at once, as touchgate watch does at a screen lock: each goes to the "
+                + "background, locked (whatever grace-seconds says), a waiting prompt ends, every touchgate shell covers "
+                + "its terminal and every tmux server of the user locks its clients. Returns once each owner answered "
+                + "that its cover is up and each tmux server took the lock. With SESSION only that session is locked "
+                + "(its owners, its tmux session); an unknown SESSION, or one not running, exits 65. An owner that did "
+                + "not confirm its cover is said on standard error and exits 69.",
+            arguments: [ArgumentSpec("SESSION", optional: true)],
+            jsonKeys: ["sessions ([{session, state, locked}])", "owners ([pid]: the owners that confirmed their cover)",
+                       "unconfirmedOwners ([pid])", "tmuxSockets ([path])"],
+            exits: [.badValue, .watcherMissing, .store]
+        ) { line throws(UsageError) in .lock(session: line.arguments.first) },
+        CommandSpec(
             "tmux-conf", summary: "print the tmux integration snippet",
             details: "Prints a snippet for ~/.tmux.conf: focus events, the idle lock, the lock-command and the hooks. "
                 + "It starts with comment lines naming the options it baked in (--store, --store-id, --user, --pam-confdir).",
@@ -201,9 +214,10 @@ public enum CommandTable {
                 + "(11 notInteractive, 64, 65, 74, 126 or 127: running it again would end the same; or five in a row ending "
                 + "within 2 s) is not run again: "
                 + "the program is hung up and the owner ends with the gate's status and one line; Ctrl-C at a gate before "
-                + "the program started ends the owner with 2 (userCancel).",
+                + "the program started ends the owner with 2 (userCancel). An owner whose channel cannot be set up (no private "
+                + "directory for it) does not start (69).",
             arguments: [ArgumentSpec("PROGRAM ARGS", optional: true, values: .none, rest: true)],
-            exits: [.outcome, .badValue, .store]
+            exits: [.outcome, .badValue, .watcherMissing, .store]
         ) { line throws(UsageError) in .shell(program: line.arguments) },
         CommandSpec(
             "shell-init", summary: "print the bash or zsh rc-file line that starts touchgate shell",
@@ -289,9 +303,12 @@ public enum CommandTable {
             + "8 biometryLockout, 9 appCancel, 10 invalidContext), 11 notInteractive"),
         ExitStatusSpec(.usage, .usage, "usage error", "usage error: an unknown command or option, a missing or extra argument"),
         ExitStatusSpec(.badValue, .badValue, "bad value", "bad value: a config value, an unknown config key or event, an event the session's "
-            + "state does not allow, a value weaker than /etc/touchgate.conf allows, a --user the ledger does not know (--system)"),
-        ExitStatusSpec(.watcherMissing, .unavailable, "the watcher is not installed",
-                       "(watch) the touchgate-watch executable is neither beside touchgate nor in ../libexec/touchgate/"),
+            + "state does not allow, a value weaker than /etc/touchgate.conf allows, a --user the ledger does not know (--system), "
+            + "an unknown session (lock)"),
+        ExitStatusSpec(.watcherMissing, .unavailable, "unavailable",
+                       "(watch) the touchgate-watch executable is neither beside touchgate nor in ../libexec/touchgate/; "
+                       + "(shell) the owner's channel cannot be set up (no private directory for it): the shell does not start; "
+                       + "(lock) an owner did not confirm its cover"),
         ExitStatusSpec(.internalError, .internalError, "internal error", "internal error"),
         ExitStatusSpec(.store, .store, "the store cannot be used", "the store cannot be used: unreadable, not a database, damaged, insecure, of a newer "
             + "or foreign schema, or not the store --store-id names; or (status, config) /etc/touchgate.conf cannot be used: "

@@ -123,6 +123,9 @@ extension Runner {
             \(hook("client-detached", [runShell("client-detached", "'#{hook_client}'")]))
             \(hook("client-focus-in", [runShell("client-focus-in", "'#{client_name}' '#{session_id}'")]))
             \(hook("client-focus-out", [runShell("client-focus-out", "'#{client_name}' '#{session_id}'")]))
+            # Now, as this is sourced (a running server too): its sessions and its socket, wherever it is, recorded
+            # for touchgate watch.
+            \(runShell("sourced", "'' '#{S:#{session_id} }'", background: true))
             """
         writeLine(STDOUT_FILENO, text)
         return .success

@@ -26,6 +26,26 @@ extension Runner {
         guard let me = ProcessIdentity.current else {
             return fail("shell: cannot name this process (/proc)", .internalError)
         }
+        // SIGUSR1 (the watcher's "look at your session now") waits until the owner's loop
+        // handles it; its default action would end the owner.
+        var usr1 = sigset_t()
+        sigemptyset(&usr1)
+        sigaddset(&usr1, SIGUSR1)
+        pthread_sigmask(SIG_BLOCK, &usr1, nil)
+        // The channel first, in the user's private directory (no other account can take its
+        // name): an owner no one can reach at a suspend would run uncovered, so it does not start.
+        let channelDirectory: String
+        let channel: Int32
+        do {
+            channelDirectory = try OwnerChannelDirectory.prepare(runtimeDirectory: environment["XDG_RUNTIME_DIR"], uid: geteuid())
+            channel = try OwnerChannel.listen(owner: me, directory: channelDirectory)
+        } catch {
+            return fail("shell: cannot set up the owner's channel, not starting an unprotected shell: \(error)", .unavailable)
+        }
+        defer {
+            close(channel)
+            OwnerChannel.remove(owner: me, directory: channelDirectory)
+        }
         // The store, once: a store that cannot be read (or fails later) locks the session, and
         // the gate then asks offline for the passcode.
         let store: Store? = try? openStore()
@@ -34,9 +54,7 @@ extension Runner {
         let storeID = invocation.storeID ?? (try? store?.storeID()) ?? nil
         let session = ShellSession(store: store, id: "shell-\(getpid())-\(randomHex())", user: name, owner: me, probe: probe)
         let id = session.id
-        // Listening before it is listed: whoever finds this owner in the store can reach it.
-        let channel = OwnerChannel.listen(owner: me)
-        defer { if channel >= 0 { close(channel) } }
+        // Listening (above) before it is listed: whoever finds this owner in the store can reach it.
         session.start()
 
         var gate = [executablePath()]
@@ -53,8 +71,8 @@ extension Runner {
             variables = variables.filter { !$0.hasPrefix("TOUCHGATE_HOOK_STORE=") } + ["TOUCHGATE_HOOK_STORE=" + path]
         }
         let owner = ShellOwner(session: ShellOwnerSession(
-            check: session.check, record: session.record, gate: gate, path: path, argv: argv, environment: variables, channel: channel,
-            clock: clock, idleSeconds: session.idleSeconds))
+            check: session.check, look: session.lookAtLock, record: session.record, gate: gate, path: path, argv: argv,
+            environment: variables, channel: channel, clock: clock, idleSeconds: session.idleSeconds))
         let status = owner.run()
         session.end()
         return ExitCode(rawValue: status)

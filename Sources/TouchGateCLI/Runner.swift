@@ -67,6 +67,7 @@ struct Runner {
         case .event(let event, let session): return try record(event, session: session)
         case .gate(let options): return try gate(options)
         case .watch(let unit): return try watch(unit: unit)
+        case .lock(let session): return try lock(session: session)
         case .tmuxConf: return tmuxConf()
         case .tmuxHook(let hook, let client, let session): return try tmuxHook(hook, client: client, session: session)
         case .shellInit(let shell): return shellInit(shell)

@@ -42,6 +42,8 @@ public final class ShellOwner {
     private var giveUpMessage: String?
     /// When the settings are read again (while the session is shown).
     private var settingsDueAt: Double?
+    /// ``secondsSuspended()`` when the loop last looked: more means the machine slept since.
+    private var suspendedSoFar = ShellOwner.secondsSuspended()
 
     public init(session: ShellOwnerSession) {
         self.session = session
@@ -126,7 +128,7 @@ public final class ShellOwner {
         }
         signalRead = ends[0]
         signalPipe = ends[1]
-        for number in [SIGCHLD, SIGWINCH, SIGTERM, SIGHUP] {
+        for number in [SIGCHLD, SIGWINCH, SIGTERM, SIGHUP, SIGUSR1] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = signalHandler
             sigemptyset(&action.sa_mask)
@@ -135,7 +137,7 @@ public final class ShellOwner {
         }
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
-        for number in [SIGCHLD, SIGWINCH, SIGTERM, SIGHUP] { sigaddset(&unblocked, number) }
+        for number in [SIGCHLD, SIGWINCH, SIGTERM, SIGHUP, SIGUSR1] { sigaddset(&unblocked, number) }
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 
@@ -163,6 +165,13 @@ public final class ShellOwner {
         let timeout: Int32 = deadline.map { Int32(clamping: Int(max(0, ($0 - now) * 1000).rounded(.up))) } ?? -1
         let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
         if ready < 0, errno != EINTR { hangUp(); return }
+        // The machine slept meanwhile: before any key that woke this loop goes anywhere, the
+        // session's lock is read again, whoever did or did not reach this owner at the suspend.
+        let slept = Self.secondsSuspended()
+        if slept - suspendedSoFar > 1 {
+            suspendedSoFar = slept
+            lookAtSession()
+        }
 
         if let signals, descriptors[signals].revents != 0 { handleSignals() }
         if let wake, descriptors[wake].revents != 0 { screen.clearWake() }
@@ -211,6 +220,9 @@ public final class ShellOwner {
                 case SIGWINCH:
                     if machine.resized() == .resizeProgram { resize() }
                 case SIGTERM, SIGHUP: hangUp()
+                // The watcher's lock when the channel could not confirm (``OwnerChannel/nudge(_:uid:)``):
+                // only the user's own processes (and root) can send it.
+                case SIGUSR1: lockRequested()
                 default: break
                 }
             }
@@ -238,8 +250,11 @@ public final class ShellOwner {
         }
         let filtered = focus.filter(buffer[0..<count])
         explicit_bzero(&buffer, buffer.count)
-        if let focused = filtered.focus, case .record(let event) = machine.focusChanged(focused: focused) {
-            session.record(event)
+        if let focused = filtered.focus {
+            if case .record(let event) = machine.focusChanged(focused: focused) { session.record(event) }
+            // Any focus report makes the owner read its session's lock again: one whose `lock`
+            // never arrived (no watcher, a channel that failed) is covered when the user comes back.
+            lookAtSession()
         }
         guard !filtered.bytes.isEmpty else { return }
         switch machine.input(now: now) {
@@ -295,7 +310,11 @@ public final class ShellOwner {
     // MARK: - Checks and the gate
 
     private func check(_ reason: ShellOwnerStateMachine.CheckReason) {
-        let answer = session.check(reason)
+        checked(session.check(reason))
+    }
+
+    /// Carries out the store's answer to a check or a look.
+    private func checked(_ answer: (locked: Bool, idleSeconds: Int)) {
         switch machine.checked(locked: answer.locked, idleSeconds: answer.idleSeconds, now: now) {
         case .cover: cover()
         case .startProgram: startProgram()
@@ -506,11 +525,34 @@ public final class ShellOwner {
     private func acceptClients() {
         while case let client = OwnerChannel.accept(session.channel), client >= 0 {
             waitingClients.append(client)
-            switch machine.lockRequested() {
-            case .checkSession(let reason): check(reason)
-            case .acknowledge: answerClients()
-            }
+            lockRequested()
         }
+    }
+
+    /// A `lock` (the channel, SIGUSR1): the session is checked now, and the clients waiting are
+    /// answered once the cover is up.
+    private func lockRequested() {
+        switch machine.lockRequested() {
+        case .checkSession(let reason): check(reason)
+        case .acknowledge: answerClients()
+        }
+    }
+
+    /// A focus report or a wake: the store's lock read again, writing nothing
+    /// (``ShellOwnerSession/look``); a locked session is covered.
+    private func lookAtSession() {
+        guard case .checkSession = machine.lockRequested() else { return }
+        checked(session.look())
+    }
+
+    /// How long the machine was suspended since boot: `CLOCK_BOOTTIME` counts the suspend,
+    /// `CLOCK_MONOTONIC` does not.
+    static func secondsSuspended() -> Double {
+        var boot = timespec()
+        var monotonic = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        clock_gettime(CLOCK_MONOTONIC, &monotonic)
+        return Double(boot.tv_sec - monotonic.tv_sec) + Double(boot.tv_nsec - monotonic.tv_nsec) / 1e9
     }
 
     private func answerClients() {

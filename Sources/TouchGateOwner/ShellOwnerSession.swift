@@ -9,6 +9,8 @@ public struct ShellOwnerSession {
     /// Reads the store's `idle-seconds` now (`nil` when it cannot): the owner asks each
     /// ``ShellOwnerStateMachine/settingsReadSeconds`` while the session is shown.
     public var idleSeconds: () -> Int?
+    /// Reads whether the store has the session locked, writing nothing (``ShellSession/lookAtLock()``).
+    public var look: () -> (locked: Bool, idleSeconds: Int)
     /// Records a lifecycle event of the session (an event its state does not allow is skipped).
     public var record: (LifecycleEvent) -> Void
     /// The gate's command line (the path first): `touchgate gate --session ID`, with the store's options.
@@ -23,10 +25,12 @@ public struct ShellOwnerSession {
     public var clock: any Clock
 
     public init(check: @escaping (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int),
+                look: @escaping () -> (locked: Bool, idleSeconds: Int),
                 record: @escaping (LifecycleEvent) -> Void, gate: [String], path: String, argv: [String],
                 environment: [String], channel: Int32, clock: any Clock, idleSeconds: @escaping () -> Int? = { nil }) {
         self.check = check
         self.idleSeconds = idleSeconds
+        self.look = look
         self.record = record
         self.gate = gate
         self.path = path

@@ -56,7 +56,8 @@ public struct Watcher {
         let uid = geteuid()
         let sessions = WatchSessions(events: LifecycleEvents(store: store, user: name),
                                      effects: TerminalLocks(store: store, user: name, uid: uid,
-                                                            tmuxTemporaryDirectory: tmuxTemporaryDirectory))
+                                                            tmuxTemporaryDirectory: tmuxTemporaryDirectory,
+                                                            report: Self.printError))
 
         // SIGTERM, SIGINT and SIGHUP wake the poll below through the interrupter's pipe; which
         // one came does not matter, each ends the watcher.

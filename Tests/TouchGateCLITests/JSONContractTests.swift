@@ -54,6 +54,8 @@ import TouchGate
             ("unenroll", ["-S", "unenroll"], passcode + "\n"),
             ("disable", ["-S", "disable"], passcode + "\n"),
             ("event", ["event", "did-finish-launching", "--session", "contract"], nil),
+            ("lock", ["lock"], nil),
+            ("lock", ["lock", "contract"], nil),
             ("log", ["log"], nil),
             ("test-world create", ["test-world", "create", world.directory.appendingPathComponent("w").path], nil),
         ]

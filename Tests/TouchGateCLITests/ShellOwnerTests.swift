@@ -364,7 +364,7 @@ import TouchGate
         #expect(try owner.exitStatus() == 0)
         #expect(!Self.exists(world, "vim-ran"))
     }
-    /// The watcher reaches an owner through the channel's name (``OwnerChannel/running(uid:path:)``)
+    /// The watcher reaches an owner through its socket in the channel directory (``OwnerChannel/running(uid:directories:)``)
     /// when the store, and with it the store's list of owners, cannot be read: garbage over the
     /// store, its WAL and its index, in place, under the running owner and watcher. The owner
     /// covers its terminal (its own look at the store fails: locked), and the watcher, which
@@ -375,7 +375,7 @@ import TouchGate
         defer { owner.shutdown() }
         try Self.startUnlocked(owner)
         let (_, ownerPID) = try owner.owner()
-        #expect(OwnerChannel.running(uid: geteuid()).contains { $0.pid == ownerPID })
+        #expect(OwnerChannel.running(directories: [world.runtimeDirectory + "/touchgate"]).contains { $0.pid == ownerPID })
         let watcher = try WatchTests.startWatcher(world, bus)
         defer { watcher.signal(SIGTERM) }
         try owner.typeLine("echo VISIBLE-$((40+2))")

@@ -162,6 +162,39 @@ import Testing
         }
     }
 
+    /// A server on `-S PATH` outside tmux's directory that loaded the snippet after it started
+    /// (issue 30): sourcing the snippet records its sessions with the socket at once, and even
+    /// when the store knows nothing of it the watcher finds it from its process: its client is
+    /// locked at a suspend.
+    @Test func aTmuxServerOnASocketElsewhereSourcedLateIsLockedAtASuspend() throws {
+        let bus = try LogindBus()
+        let world = try Self.world(bus)
+        let directory = world.directory.appendingPathComponent("elsewhere").path
+        #expect(mkdir(directory, 0o700) == 0)
+        let socket = directory + "/s.sock"
+        let tmux = try TmuxHarness(world: world, innerSocket: socket)
+        defer { tmux.shutdown() }
+        try tmux.startInnerSession("s", command: "printf '\(TmuxGateTests.marker)\\n'; exec /bin/sh", snippet: false)
+        try tmux.attach("s")
+        try tmux.waitForScreen(containing: TmuxGateTests.marker)
+        let id = try tmux.sessionID("s")
+        #expect(try Self.rows(world).isEmpty)
+        try tmux.inner("source-file", tmux.configuration)
+        try gateEventually("the session recorded with its socket when the snippet was sourced") {
+            try world.sqlite("SELECT tmux_socket FROM sessions WHERE id = '\(id)'") == socket
+        }
+        // Forgotten again: only the server's process can lead the watcher to it now.
+        _ = try world.sqlite("DELETE FROM sessions")
+        let watcher = try Self.startWatcher(world, bus)
+        defer { watcher.signal(SIGTERM) }
+        try bus.prepareForSleep(true)
+        try gateEventually("the inhibitor released") { try !bus.touchgateInhibits() }
+        try TmuxGateTests.waitForGate(tmux)
+        try bus.prepareForSleep(false)
+        try TmuxGateTests.expectGateHolds(tmux)
+        try TmuxGateTests.unlockWithFinger(tmux)
+    }
+
     /// The host's accounts do not matter: the watcher follows the logind sessions of the account
     /// it runs as, whatever the touchgate user is called (the tests' `alice` may exist on a host,
     /// with another uid). Here the touchgate user is named like an existing account of another uid.

@@ -11,7 +11,7 @@ import Testing
         let policies: [(AuditPolicy, String)] = [
             (.evaluation(.deviceOwner), "device-owner"), (.evaluation(.biometrics), "biometrics"), (.passcode, "passcode"),
             (.enroll, "enroll"), (.unenroll, "unenroll"), (.reset, "reset"), (.enable, "enable"), (.disable, "disable"),
-            (.config, "config"), (.event, "event"), (.screenLock, "screen-lock"), (.suspend, "suspend"),
+            (.config, "config"), (.event, "event"), (.screenLock, "screen-lock"), (.suspend, "suspend"), (.lock, "lock"),
         ]
         for (policy, text) in policies {
             #expect(policy.rawValue == text)

@@ -7,8 +7,18 @@ import Testing
 @Suite(.removesItsFiles) struct WatchSessionsTests {
     final class Effects: WatchEffects {
         var done: [String] = []
-        func coverShellOwners() { done.append("owners") }
-        func lockTmuxServers(recorded: [String]) { done.append("tmux " + recorded.joined(separator: ",")) }
+        func coverShellOwners(session id: String?) -> OwnerChannel.LockResult {
+            done.append("owners" + (id.map { " " + $0 } ?? ""))
+            return OwnerChannel.LockResult()
+        }
+        func lockTmuxServers(recorded: [String]) -> [String] {
+            done.append("tmux " + recorded.joined(separator: ","))
+            return recorded
+        }
+        func lockTmuxSession(_ id: String, socket: String) -> Bool {
+            done.append("tmux-session \(id) \(socket)")
+            return true
+        }
     }
 
     /// Alice's sessions `a` (active, in tmux) and `b` (active), unlocked, the lock on with a long grace.
@@ -41,11 +51,25 @@ import Testing
         #expect(try sessions.events.store.lastLifecycleEvent(session: "a")?.cause == "suspend")
     }
 
+    /// `touchgate lock SESSION`: that session alone, its owners and its tmux session.
+    @Test func oneSessionAloneIsSentAwayWithItsOwnersAndItsTmuxSession() throws {
+        let (sessions, effects, _) = try Self.world()
+        let report = try sessions.sendAllToBackground(cause: .lockCommand, session: "a")
+        #expect(try Self.row(sessions, "a")! == (.background, true))
+        #expect(try Self.row(sessions, "b")! == (.active, false))
+        #expect(effects.done == ["owners a", "tmux-session a /tmp/tmux-1/default"])
+        #expect(report.sessions.map(\.id) == ["a"] && report.tmuxSockets == ["/tmp/tmux-1/default"])
+        #expect(try sessions.events.store.lastLifecycleEvent(session: "a")?.cause == "lock")
+    }
+
     @Test func theWakeBringsThemBackStillLockedAndOnlyOnce() throws {
         let (sessions, effects, clock) = try Self.world()
         try sessions.sendAllToBackground(cause: .screenLock)
         clock.advance(by: 1)
+        effects.done = []
         try sessions.bringAllToForeground()
+        // Every owner looks again at the resume, before the sessions come back.
+        #expect(effects.done == ["owners"])
         #expect(try Self.row(sessions, "a")! == (.inactive, true))
         #expect(sessions.backgrounded.isEmpty)
         #expect(try sessions.events.store.lastLifecycleEvent(session: "a")?.event == LifecycleEvent.willEnterForeground.rawValue)

@@ -73,7 +73,10 @@ public struct LifecycleEvents {
         guard record.lifecycle.locked || record.lifecycle.state == .background else { return record }
         let me = probe.current?.pid ?? getpid()
         let owners = (try? store.shellOwners(session: id))?.map(\.owner).filter { $0.pid != me } ?? []
-        if !owners.isEmpty { _ = OwnerChannel.lock(owners, timeout: Self.ownerTimeout) }
+        guard !owners.isEmpty else { return record }
+        // Only the owners themselves confirm (the listener's credentials are checked); one that
+        // could not be reached or did not answer is signalled to look all the same.
+        for owner in OwnerChannel.lock(owners, timeout: Self.ownerTimeout).notConfirmed { OwnerChannel.nudge(owner) }
         return record
     }
 

@@ -73,6 +73,23 @@ public final class ShellSession {
         try? store?.configuration(user: user).idleSeconds
     }
 
+    /// Whether the store has the session locked now, read only (nothing is recorded, so a
+    /// will-resign-active stays as it is), and the idle limit: the owner's look after a focus
+    /// report or a wake from a suspend. Locked, with no idle limit, when the store cannot say or
+    /// has no row for the session while the lock is on.
+    public func lookAtLock() -> (locked: Bool, idleSeconds: Int) {
+        guard let store else { return (true, 0) }
+        do {
+            let record = try store.user(user)
+            let configuration = try store.configuration(user: user)
+            guard record.enabled else { return (false, configuration.idleSeconds) }
+            guard let session = try store.session(id) else { return (true, configuration.idleSeconds) }
+            return (session.lifecycle.locked, configuration.idleSeconds)
+        } catch {
+            return (true, 0)
+        }
+    }
+
     /// The program ended: the session goes away (`will-resign-active`, `did-enter-background`,
     /// `will-terminate`) and this owner is no longer listed.
     public func end() {

@@ -6,6 +6,10 @@ public enum TmuxHook: String, Sendable, CaseIterable {
     case clientDetached = "client-detached"
     case clientFocusIn = "client-focus-in"
     case clientFocusOut = "client-focus-out"
+    /// The snippet itself was sourced (at the server's start, or later with `tmux source-file`):
+    /// the sessions that exist now (`#{S:#{session_id} }`) are recorded with the server's socket,
+    /// so `touchgate watch` finds this server wherever its socket is.
+    case sourced
 }
 
 /// The use case of tmux's hooks (`touchgate tmux-hook`): the lifecycle events of the sessions a
@@ -63,6 +67,14 @@ public struct TmuxHookEvents {
             if let tmuxSession { try events.applyAllowed([.didBecomeActive], session: sessionID(tmuxSession)) }
         case .clientFocusOut:
             if let tmuxSession { try events.applyAllowed([.willResignActive], session: sessionID(tmuxSession)) }
+        case .sourced:
+            // A session the store never saw is launched now, as client-session-changed would
+            // launch it (locked while the lock is on); each gets the socket.
+            for tmuxID in (tmuxSession ?? "").split(separator: " ").map(String.init) where tmuxID.hasPrefix("$") {
+                let id = sessionID(tmuxID)
+                if try store.session(id) == nil { try events.applyAllowed([.didFinishLaunching, .didBecomeActive], session: id) }
+                if let socket { try store.recordTmuxSocket(socket, session: id) }
+            }
         }
     }
 }

@@ -247,6 +247,7 @@ public final class Gate {
         let detail = switch last.cause {
         case "screen-lock": "The screen was locked (logind Lock): the session stays locked."
         case "suspend": "The machine went to sleep: the session stays locked."
+        case "lock": "The session was locked (touchgate lock): it stays locked."
         default: "The session was sent to the background (did-enter-background): it stays locked."
         }
         return AuthError(.appCancel, detail: detail)

@@ -20,6 +20,8 @@ public enum AuditPolicy: RawRepresentable, Equatable, Sendable {
     case screenLock
     /// A lifecycle event the watcher applied before a suspend.
     case suspend
+    /// A lifecycle event `touchgate lock` applied.
+    case lock
 
     /// The text stored in `audit.policy`.
     public var rawValue: String {
@@ -35,6 +37,7 @@ public enum AuditPolicy: RawRepresentable, Equatable, Sendable {
         case .event: "event"
         case .screenLock: "screen-lock"
         case .suspend: "suspend"
+        case .lock: "lock"
         }
     }
 
@@ -45,7 +48,7 @@ public enum AuditPolicy: RawRepresentable, Equatable, Sendable {
             return
         }
         let others: [AuditPolicy] = [.passcode, .enroll, .unenroll, .reset, .enable, .disable, .config, .event,
-                                     .screenLock, .suspend]
+                                     .screenLock, .suspend, .lock]
         guard let policy = others.first(where: { $0.rawValue == rawValue }) else { return nil }
         self = policy
     }

@@ -18,14 +18,16 @@ extension Store {
     ///
     /// `cause` names what sent them away in the audit entries' policy ("screen-lock",
     /// "suspend"), so that a gate it interrupted can say so (``lastLifecycleEvent(session:)``).
+    ///
+    /// `only`: that session alone (`touchgate lock SESSION`), when it is the user's.
     public func sendAllToBackground(
-        user: String, policy: SessionLifecycle.Policy, now: Double, cause: AuditPolicy = .event
+        user: String, policy: SessionLifecycle.Policy, now: Double, cause: AuditPolicy = .event, only: String? = nil
     ) throws(StoreError) -> [BackgroundedSession] {
         try perform {
             try database.transaction(.immediate) {
                 var done: [BackgroundedSession] = []
                 let ids = try database.rows("SELECT id FROM sessions WHERE user = ? ORDER BY rowid", .text(user))
-                    .compactMap { $0[0].string }
+                    .compactMap { $0[0].string }.filter { only == nil || $0 == only }
                 for id in ids {
                     guard var record = try readSession(id), record.lifecycle.state != .notRunning else { continue }
                     var applied: [LifecycleEvent] = []

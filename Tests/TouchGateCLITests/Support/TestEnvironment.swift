@@ -111,6 +111,8 @@ final class TestEnvironment: @unchecked Sendable {
         // world's own, never the host's /tmp/tmux-UID.
         environment["TMUX_TMPDIR"] = directory.path
         environment["TMUX_PANE"] = nil
+        // The owners' channels (OwnerChannelDirectory): the world's own, so a watcher or a
+        // `touchgate event` of the host never reaches this world's owners, nor its of the host's.
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         for (name, value) in extraEnvironment { environment[name] = value }
         return environment

@@ -1,0 +1,120 @@
+import Glibc
+
+/// The ``WatchEffects`` of `touchgate watch` and `touchgate lock`: the user's `touchgate shell`
+/// owners over their channel, and `tmux lock-server` (or `lock-session`) for the tmux servers of
+/// this account.
+public struct TerminalLocks: WatchEffects {
+    public let store: Store
+    public let user: String
+    public let uid: uid_t
+    public let tmuxTemporaryDirectory: String?
+    /// Says one line on standard error (the watcher's and the CLI's own prefix).
+    public let report: (String) -> Void
+
+    public init(store: Store, user: String, uid: uid_t, tmuxTemporaryDirectory: String?, report: @escaping (String) -> Void) {
+        self.store = store
+        self.user = user
+        self.uid = uid
+        self.tmuxTemporaryDirectory = tmuxTemporaryDirectory
+        self.report = report
+    }
+
+    /// How long the watcher waits for every `tmux lock-server`, and for the owners.
+    public static let tmuxLockTimeout = 3.0
+
+    /// Has every running `touchgate shell` of `user` (or only those holding session `id`) look at
+    /// its session now and cover its terminal, whatever runs in it; returns when each answered, or
+    /// after ``tmuxLockTimeout``. For all: the store's list and the channels in the user's channel
+    /// directories (``OwnerChannel/running(uid:directories:)``), so an owner is reached even when
+    /// the store cannot be read. Only an owner's own `ok` counts (its listener's credentials are
+    /// checked); an owner that did not confirm is signalled (``OwnerChannel/nudge(_:uid:)``) and said.
+    public func coverShellOwners(session id: String?) -> OwnerChannel.LockResult {
+        var owners = ((try? store.shellOwners(user: id == nil ? user : nil, session: id)) ?? []).map(\.owner)
+        if id == nil {
+            for owner in OwnerChannel.running(uid: uid) where !owners.contains(owner) { owners.append(owner) }
+        }
+        guard !owners.isEmpty else { return OwnerChannel.LockResult() }
+        let result = OwnerChannel.lock(owners, uid: uid, timeout: Self.tmuxLockTimeout)
+        for owner in result.notConfirmed { OwnerChannel.nudge(owner, uid: uid) }
+        if !result.unanswered.isEmpty {
+            report("\(result.unanswered.count) touchgate shell owner(s) did not answer within \(Int(Self.tmuxLockTimeout)) s")
+        }
+        if !result.unreachable.isEmpty {
+            report("\(result.unreachable.count) touchgate shell owner(s) have no channel of their own; signalled instead")
+        }
+        return result
+    }
+
+    /// The sockets `recorded`, then every other socket of this account's tmux servers: those in
+    /// tmux's own directory (``TmuxSocketDirectory``) and those its running servers listen on,
+    /// wherever (``TmuxServerProcesses``): a server the hooks never recorded (its sessions began
+    /// before the snippet was loaded, or its socket is a `-S PATH` elsewhere) is locked too. Each
+    /// once, in order, and only while it is a socket of this account. Returns the sockets.
+    public func lockTmuxServers(recorded: [String]) -> [String] {
+        let sockets = Self.tmuxSockets(recorded: recorded, uid: uid, tmuxTemporaryDirectory: tmuxTemporaryDirectory)
+        runTmux(sockets.map { ["-S", $0, "lock-server"] }, what: "lock-server")
+        return sockets
+    }
+
+    /// `tmux lock-session` of tmux session `id` (`tmux-<server pid>-$<n>`) through `socket`,
+    /// only while it is a socket of this account; returns whether it was sent.
+    public func lockTmuxSession(_ id: String, socket: String) -> Bool {
+        guard id.hasPrefix("tmux-"), let dollar = id.lastIndex(of: "$"), Self.isOwnSocket(socket, uid: uid) else { return false }
+        runTmux([["-S", socket, "lock-session", "-t", String(id[dollar...])]], what: "lock-session")
+        return true
+    }
+
+    /// Every tmux socket of `uid` to lock: see ``lockTmuxServers(recorded:)``.
+    static func tmuxSockets(recorded: [String], uid: uid_t, tmuxTemporaryDirectory: String?) -> [String] {
+        var sockets: [String] = []
+        let found = TmuxSocketDirectory.sockets(uid: uid, tmuxTemporaryDirectory: tmuxTemporaryDirectory)
+            + TmuxServerProcesses.sockets(uid: uid, runtimeDirectory: ProcessEnvironment.current["XDG_RUNTIME_DIR"])
+        for socket in recorded + found where !sockets.contains(socket) && isOwnSocket(socket, uid: uid) {
+            sockets.append(socket)
+        }
+        return sockets
+    }
+
+    private static func isOwnSocket(_ path: String, uid: uid_t) -> Bool {
+        var info = stat()
+        return path.hasPrefix("/") && lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK && info.st_uid == uid
+    }
+
+    /// `tmux ARGUMENTS` for each of `commands`, all at once, and waits for every one.
+    private func runTmux(_ commands: [[String]], what: String) {
+        var children: [pid_t] = []
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // A server that is gone says so; the caller has nothing to add.
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        for arguments in commands {
+            var argv: [UnsafeMutablePointer<CChar>?] = (["tmux"] + arguments).map { strdup($0) } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            var pid: pid_t = 0
+            if posix_spawnp(&pid, "tmux", &actions, nil, &argv, environ) == 0 { children.append(pid) }
+        }
+        // A server that does not answer must not hold the watcher (and the machine's sleep) for
+        // ever: after a few seconds the tmux clients still waiting are killed.
+        let deadline = OwnerChannel.monotonicNow() + Self.tmuxLockTimeout
+        while !children.isEmpty {
+            children.removeAll { child in
+                var status: Int32 = 0
+                return waitpid(child, &status, WNOHANG) == child
+            }
+            guard !children.isEmpty else { break }
+            if OwnerChannel.monotonicNow() >= deadline {
+                for child in children {
+                    kill(child, SIGKILL)
+                    var status: Int32 = 0
+                    while waitpid(child, &status, 0) < 0, errno == EINTR {}
+                }
+                report("tmux did not answer \(what) within \(Int(Self.tmuxLockTimeout)) s")
+                break
+            }
+            usleep(1_000)
+        }
+    }
+}
