@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The real reader at a real terminal: the resume gate under a real tmux server (the snippet of
@@ -104,9 +105,12 @@ extension FingerprintTests {
     /// device error): the reason shows, the passcode prompt asks, and what was typed before it is
     /// discarded, not prefixed to the passcode typed at it.
     @Test func keysTypedBeforeADeviceErrorAreNotPartOfThePasscode() async throws {
-        let reader = try FingerprintReader.start()
-        try reader.ensureRunning()
-        let world = try TestEnvironment.withFingerprintReader(reader)
+        // Made on a thread of its own: starting fprintd and making the world run processes.
+        let (reader, world) = try await onAThreadOfItsOwn { () throws -> (FingerprintReader, TestEnvironment) in
+            let reader = try FingerprintReader.start()
+            try reader.ensureRunning()
+            return (reader, try TestEnvironment.withFingerprintReader(reader))
+        }
         let passcodes = world.calls("touchgate")
         let pane = try await PaneTerminal(world: world, command: """
             '\(TestEnvironment.binary)' auth; echo "AUTH-EXIT=$?"; sleep 600
@@ -117,14 +121,14 @@ extension FingerprintTests {
         try await pane.type("xyz", literal: true)
         // No echo says the keys were read: give the wait a moment to read them.
         try await Task.sleep(for: .milliseconds(300))
-        try reader.send("ERROR 0")
+        try await onAThreadOfItsOwn { try reader.send("ERROR 0") }
         _ = try await pane.waitForScreen(containing: "The biometric factor is not available. Use the passcode.", timeout: 20)
         _ = try await pane.waitForScreen(containing: "Password:", timeout: 20)
         try await pane.typeLine("alice-passcode")
         let screen = try await pane.waitForScreen(containing: "AUTH-EXIT=", timeout: 20)
         #expect(screen.contains("AUTH-EXIT=0"), "\(screen)")
         #expect(world.calls("touchgate") == passcodes + 1, "one passcode try")
-        #expect(try world.statusJSON()["passcodeFailures"] as? Int == 0)
-        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
+        #expect(try await onAThreadOfItsOwn { try world.statusJSON()["passcodeFailures"] as? Int } == 0)
+        #expect(try await onAThreadOfItsOwn { try world.statusJSON()["biometricFailures"] as? Int } == 0)
     }
 }

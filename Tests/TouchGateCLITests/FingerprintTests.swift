@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TouchGate
 
@@ -260,10 +261,14 @@ import TouchGate
     /// The library: `AuthContext.invalidate()` during a wait for a finger ends the evaluation with
     /// `appCancel` at once (the stack waits 60 s), the worker gone and nothing counted.
     @Test func invalidateDuringTheWaitIsAppCancel() async throws {
-        let reader = try FingerprintReader.start()
-        try reader.ensureRunning()
-        let world = try TestEnvironment.withFingerprintReader(reader)
-        try world.setConfig("biometric-service", "touchgate-fprintd-slow")
+        // Made on a thread of its own: starting fprintd and making the world run processes.
+        let (reader, world) = try await onAThreadOfItsOwn { () throws -> (FingerprintReader, TestEnvironment) in
+            let reader = try FingerprintReader.start()
+            try reader.ensureRunning()
+            let world = try TestEnvironment.withFingerprintReader(reader)
+            try world.setConfig("biometric-service", "touchgate-fprintd-slow")
+            return (reader, world)
+        }
         // The worker inherits this process's environment: it must reach the test's fprintd.
         setenv("DBUS_SYSTEM_BUS_ADDRESS", reader.busAddress, 1)
         let store = try Store(path: world.storePath)
@@ -280,7 +285,7 @@ import TouchGate
                 return error
             }
         }
-        try world.waitFor("the wait for a finger") {
+        try await eventually("the wait for a finger", timeout: 30) {
             prompts.all.contains { $0.contains(FingerprintReader.waitingMessage) }
         }
         #expect(Self.workers("touchgate-fprintd-slow", of: world).count == 1)
@@ -297,17 +302,21 @@ import TouchGate
         }
         #expect(error?.code == .appCancel)
         #expect(Self.workers("touchgate-fprintd-slow", of: world).isEmpty)
-        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
+        #expect(try await onAThreadOfItsOwn { try world.statusJSON()["biometricFailures"] as? Int } == 0)
     }
 
     /// At the terminal (no `-S`), `auth` under device-owner while the reader waits: the cover of
     /// the wait says what to do, the passcode typed (echo off) and Enter ends the wait and is the
     /// one passcode try; Enter alone goes to the passcode prompt.
     @Test func passcodeTypedAtTheTerminalDuringTheWait() async throws {
-        let reader = try FingerprintReader.start()
-        try reader.ensureRunning()
-        let world = try TestEnvironment.withFingerprintReader(reader)
-        try world.setConfig("biometric-service", "touchgate-fprintd-slow")
+        // Made on a thread of its own: starting fprintd and making the world run processes.
+        let world = try await onAThreadOfItsOwn { () throws -> TestEnvironment in
+            let reader = try FingerprintReader.start()
+            try reader.ensureRunning()
+            let world = try TestEnvironment.withFingerprintReader(reader)
+            try world.setConfig("biometric-service", "touchgate-fprintd-slow")
+            return world
+        }
         let pane = try await PaneTerminal(world: world, command: """
             '\(TestEnvironment.binary)' auth; echo "AUTH-EXIT=$?"; '\(TestEnvironment.binary)' auth; echo "AUTH2-EXIT=$?"; sleep 600
             """)
@@ -330,7 +339,7 @@ import TouchGate
         let second = try await pane.waitForScreen(containing: "AUTH2-EXIT=", timeout: 20)
         #expect(second.contains("AUTH2-EXIT=0"), "\(second)")
         #expect(world.calls("touchgate-fprintd-slow") == 2)
-        #expect(try world.statusJSON()["biometricFailures"] as? Int == 0)
+        #expect(try await onAThreadOfItsOwn { try world.statusJSON()["biometricFailures"] as? Int } == 0)
         #expect(Self.workers("touchgate-fprintd-slow", of: world).isEmpty)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The keys and type-ahead at a real terminal: `touchgate gate` and `touchgate auth` in the pane of
@@ -10,8 +11,12 @@ import Testing
     static let cancelled = "Cancelled; the session stays locked. Type again."
 
     /// A world with the lock on and alice enrolled (unless `enroll` is false), after `configure`,
-    /// and session `term-1` launched (so locked).
-    static func lockedWorld(configure: [(String, String)] = [], enroll: Bool = true) throws -> TestEnvironment {
+    /// and session `term-1` launched (so locked); made on a thread of its own (it runs processes).
+    static func lockedWorld(configure: [(String, String)] = [], enroll: Bool = true) async throws -> TestEnvironment {
+        try await onAThreadOfItsOwn { try makeLockedWorld(configure: configure, enroll: enroll) }
+    }
+
+    private static func makeLockedWorld(configure: [(String, String)], enroll: Bool) throws -> TestEnvironment {
         let world = try TestEnvironment()
         for (key, value) in configure {
             let set = try world.run(["config", "set", key, value])
@@ -54,8 +59,14 @@ import Testing
         return status
     }
 
-    static func count(_ world: TestEnvironment, _ factor: String, _ outcome: String) throws -> Int {
-        try world.gateAuditCount(factor: factor, outcome: outcome)
+    /// How many audit rows have `factor` and `outcome` (`sqlite3` run on a thread of its own).
+    static func count(_ world: TestEnvironment, _ factor: String, _ outcome: String) async throws -> Int {
+        try await onAThreadOfItsOwn { try world.gateAuditCount(factor: factor, outcome: outcome) }
+    }
+
+    /// Whether `term-1` is locked, from `touchgate --json status` run on a thread of its own.
+    static func locked(_ world: TestEnvironment) async throws -> Bool? {
+        try await onAThreadOfItsOwn { try world.gateSessionStatus("term-1")?.locked }
     }
 
     // MARK: - Item 7: keys
@@ -63,7 +74,7 @@ import Testing
     /// With ISIG off, Ctrl-C, Ctrl-\ and Ctrl-Z are bytes: each cancels the line at once (no Enter),
     /// says so on the cover, and the right secret typed after them unlocks.
     @Test func ctrlCCtrlBackslashAndCtrlZCancelTheLineAtOnceAtTheGate() async throws {
-        let world = try Self.lockedWorld()
+        let world = try await Self.lockedWorld()
         let pane = try await Self.gatePane(world)
         defer { pane.shutdown() }
         try await pane.waitForScreen(containing: "Password:")
@@ -73,23 +84,23 @@ import Testing
             try await pane.type("half-typed", literal: true)
             try await pane.type(key)
             try await eventually("\(key) to cancel the line without Enter") {
-                try Self.count(world, "biometric", "userCancel") == index + 1
+                try await Self.count(world, "biometric", "userCancel") == index + 1
             }
             try await pane.waitUntilPrompting(gate)
             let screen = try await pane.waitForScreen(containing: Self.cancelled)
             #expect(!screen.contains("half-typed") && !screen.contains(Self.marker), "\(screen)")
-            #expect(try world.gateSessionStatus("term-1")?.locked == true)
+            #expect(try await Self.locked(world) == true)
         }
         // The half-typed lines never reached PAM as answers.
-        #expect(try Self.count(world, "biometric", "authenticationFailed") == 0)
+        #expect(try await Self.count(world, "biometric", "authenticationFailed") == 0)
         try await pane.typeLine(Self.finger)
         try await pane.waitForScreen(containing: "GATE-EXIT=0")
-        #expect(try world.gateSessionStatus("term-1")?.locked == false)
+        #expect(try await Self.locked(world) == false)
     }
 
     /// Backspace, Ctrl-U and Ctrl-W edit the gate's own line (its input is not canonical).
     @Test func theGateEditsItsLine() async throws {
-        let world = try Self.lockedWorld()
+        let world = try await Self.lockedWorld()
         let pane = try await Self.gatePane(world)
         defer { pane.shutdown() }
         try await pane.waitForScreen(containing: "Password:")
@@ -100,12 +111,12 @@ import Testing
         try await pane.type("alice-fingerXY", literal: true)
         try await pane.type("BSpace", "BSpace", "Enter")
         try await pane.waitForScreen(containing: "GATE-EXIT=0")
-        #expect(try Self.count(world, "biometric", "authenticationFailed") == 0)
+        #expect(try await Self.count(world, "biometric", "authenticationFailed") == 0)
     }
 
     /// Ctrl-\ in `auth` is a cancel like Ctrl-C: exit 2 (not 131, no core), the try settled.
     @Test func ctrlBackslashCancelsAuthAndSettlesTheTry() async throws {
-        let world = try Self.lockedWorld()
+        let world = try await Self.lockedWorld()
         let pane = try await Self.bashPane(world)
         defer { pane.shutdown() }
         try await pane.typeLine("'\(TestEnvironment.binary)' auth --session term-2; echo \"AUTH-EXIT=$?\"")
@@ -114,14 +125,14 @@ import Testing
         try await pane.type("C-\\")
         #expect(try await Self.waitForExit(pane) == "2")
         #expect(try await pane.screen().contains("(userCancel)"))
-        #expect(try world.sqlite("SELECT count(*) FROM audit WHERE outcome = 'pending'") == "0")
-        #expect(try Self.count(world, "biometric", "userCancel") == 1)
+        #expect(try await onAThreadOfItsOwn { try world.sqlite("SELECT count(*) FROM audit WHERE outcome = 'pending'") } == "0")
+        #expect(try await Self.count(world, "biometric", "userCancel") == 1)
     }
 
     /// Ctrl-Z stops `auth` with the terminal's modes given back; after `fg` the prompt is shown
     /// again, echo is still off, and the answer typed then is read.
     @Test func afterCtrlZAndFgAuthAsksAgainWithEchoOff() async throws {
-        let world = try Self.lockedWorld()
+        let world = try await Self.lockedWorld()
         let pane = try await Self.bashPane(world)
         defer { pane.shutdown() }
         try await pane.typeLine("'\(TestEnvironment.binary)' auth --session term-2")
@@ -151,10 +162,10 @@ import Testing
     /// Typed while the (slow) biometric stack runs at the gate: not shown, and not the next answer,
     /// though it is the right finger.
     @Test func typeAheadWhilePAMRunsAtTheGateIsNeitherShownNorAnswered() async throws {
-        let world = try Self.lockedWorld(configure: [("biometric-service", "touchgate-gated")])
+        let world = try await Self.lockedWorld(configure: [("biometric-service", "touchgate-gated")])
         try world.holdCalls("touchgate-gated")
         let calls = world.calls("touchgate-gated")
-        let successes = try Self.count(world, "biometric", "success")
+        let successes = try await Self.count(world, "biometric", "success")
         let pane = try await Self.gatePane(world)
         defer { pane.shutdown() }
         try await pane.waitForScreen(containing: "this session is locked")
@@ -170,8 +181,8 @@ import Testing
         try await pane.waitUntilPrompting(gate)
         let screen = try await pane.screen()
         #expect(!screen.contains(Self.finger) && !screen.contains("TYPED-AHEAD"), "type-ahead shows:\n\(screen)")
-        #expect(try world.gateSessionStatus("term-1")?.locked == true, "type-ahead became the answer")
-        #expect(try Self.count(world, "biometric", "success") == successes)
+        #expect(try await Self.locked(world) == true, "type-ahead became the answer")
+        #expect(try await Self.count(world, "biometric", "success") == successes)
         try await pane.typeLine(Self.finger)
         try await pane.waitForScreen(containing: "GATE-EXIT=0")
     }
@@ -179,7 +190,7 @@ import Testing
     /// The same in `auth` on a terminal: echo is off from the first prompt to the exit, also while
     /// PAM runs its next try, and what was typed before the next prompt is discarded.
     @Test func typeAheadWhilePAMRunsInAuthIsNeitherShownNorAnswered() async throws {
-        let world = try Self.lockedWorld(configure: [("biometric-service", "touchgate-gated")])
+        let world = try await Self.lockedWorld(configure: [("biometric-service", "touchgate-gated")])
         let pane = try await Self.bashPane(world)
         defer { pane.shutdown() }
         try world.holdCalls("touchgate-gated")
@@ -210,7 +221,7 @@ import Testing
     /// answer; the countdown line is redrawn in place (one line, no stale copies).
     @Test func typeAheadDuringACountdownIsNeitherShownNorAnswered() async throws {
         // Long enough that the countdown is still running when a loaded machine looks at it.
-        let world = try Self.lockedWorld(configure: [("passcode-delays", "0,10")], enroll: false)
+        let world = try await Self.lockedWorld(configure: [("passcode-delays", "0,10")], enroll: false)
         let pane = try await Self.gatePane(world)
         defer { pane.shutdown() }
         try await pane.waitForScreen(containing: "Password:")
@@ -227,8 +238,8 @@ import Testing
         #expect(during.components(separatedBy: "Too many wrong passcodes").count == 2, "stale countdown lines:\n\(during)")
         try await pane.waitForScreen(containing: "Password:", timeout: 20)
         try await pane.waitUntilPrompting(gate)
-        #expect(try world.gateSessionStatus("term-1")?.locked == true, "type-ahead became the answer")
-        #expect(try Self.count(world, "passcode", "authenticationFailed") == 1)
+        #expect(try await Self.locked(world) == true, "type-ahead became the answer")
+        #expect(try await Self.count(world, "passcode", "authenticationFailed") == 1)
         try await pane.typeLine(Self.passcode)
         try await pane.waitForScreen(containing: "GATE-EXIT=0")
     }
@@ -238,15 +249,15 @@ import Testing
     /// The terminal goes away under a waiting gate (not its session leader, so no SIGHUP comes):
     /// the try is logged systemCancel, not userCancel, and the session stays locked.
     @Test func aHangUpAtTheGateIsLoggedSystemCancel() async throws {
-        let world = try Self.lockedWorld()
+        let world = try await Self.lockedWorld()
         let pane = try await Self.gatePane(world)
         try await pane.waitForScreen(containing: "Password:")
         let gate = try await pane.touchgatePID()
         try await pane.waitUntilPrompting(gate)
         pane.shutdown()
         try await eventually("the gate to end after its terminal hung up") { kill(gate, 0) != 0 }
-        #expect(try Self.count(world, "biometric", "systemCancel") == 1)
-        #expect(try Self.count(world, "biometric", "userCancel") == 0)
-        #expect(try world.gateSessionStatus("term-1")?.locked == true)
+        #expect(try await Self.count(world, "biometric", "systemCancel") == 1)
+        #expect(try await Self.count(world, "biometric", "userCancel") == 0)
+        #expect(try await Self.locked(world) == true)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What reaches a terminal, what a secret counts, what a crash could leak, and what a missing
@@ -21,7 +22,7 @@ import Testing
 
     /// A module's `ESC[?1049l`, `ESC]0;…BEL`, a UTF-8 C1 CSI and invalid UTF-8, and a `--reason`
     /// with escapes: all shown escaped on standard error, none of it raw.
-    @Test func moduleMessagesAndTheReasonReachStandardErrorEscaped() async throws {
+    @Test func moduleMessagesAndTheReasonReachStandardErrorEscaped() throws {
         let world = try TestEnvironment()
         try world.setConfig("passcode-service", "touchgate-hostile")
         let result = try world.runRaw(["-S", "auth", "--reason", "reason\u{1B}]0;reason-title\u{07}\u{9B}2J"],
@@ -38,11 +39,14 @@ import Testing
     /// On the gate's cover in a real terminal: the module's escapes do not lift the cover (the
     /// pane stays on the alternate screen, the session behind never shows) nor set the title.
     @Test func moduleMessagesCannotLiftTheGatesCover() async throws {
-        let world = try TestEnvironment()
-        try world.setConfig("passcode-service", "touchgate-hostile")
-        let enable = try world.run(["-S", "enable"], input: Self.passcode + "\n")
+        // Made on a thread of its own: each step runs a process.
+        let (world, enable) = try await onAThreadOfItsOwn { () throws -> (TestEnvironment, RunResult) in
+            let world = try TestEnvironment()
+            try world.setConfig("passcode-service", "touchgate-hostile")
+            return (world, try world.run(["-S", "enable"], input: Self.passcode + "\n"))
+        }
         #expect(enable.status == 0, "\(enable)")
-        try world.gateEvents(["did-finish-launching"], session: "term-1")
+        try await onAThreadOfItsOwn { try world.gateEvents(["did-finish-launching"], session: "term-1") }
         let pane = try await PaneTerminal(world: world, command: """
             printf 'MARKER-BEHIND-THE-GATE\\n'; '\(TestEnvironment.binary)' gate --session term-1; echo "GATE-EXIT=$?"; sleep 600
             """)
@@ -64,7 +68,7 @@ import Testing
 
     /// Session ids with control characters, C1 controls, or over 256 bytes are refused where they
     /// enter (exit 65), from `--session` and from `TOUCHGATE_SESSION`, and nothing is stored.
-    @Test func unprintableSessionIdsAreRefused() async throws {
+    @Test func unprintableSessionIdsAreRefused() throws {
         let world = try TestEnvironment()
         let bad = ["esc\u{1B}[?1049l", "csi\u{9B}2J", "bell\u{07}", "rtl\u{202E}txt", String(repeating: "s", count: 257)]
         for id in bad {
@@ -85,7 +89,7 @@ import Testing
     }
 
     /// A user name with a C1 control is refused like one with a C0 control.
-    @Test func unprintableUserNamesAreRefused() async throws {
+    @Test func unprintableUserNamesAreRefused() throws {
         let world = try TestEnvironment()
         let result = try world.runRaw(["--user", "al\u{9B}2Jice", "status"])
         #expect(result.status == 65, "\(result)")
@@ -96,7 +100,7 @@ import Testing
 
     /// The stack prompts twice (pam_exec `expose_authtok`, then pam_matrix): an answer to the
     /// first, then end of input at the second, is a counted failure (outcome userCancel).
-    @Test func aSecretThatReachedPAMStaysCountedWhenInputEndsAtALaterPrompt() async throws {
+    @Test func aSecretThatReachedPAMStaysCountedWhenInputEndsAtALaterPrompt() throws {
         let world = try TestEnvironment()
         try world.setConfig("passcode-service", "touchgate-twice")
         let result = try world.run(["-S", "--json", "auth"], input: Self.passcode + "\n")
@@ -124,7 +128,7 @@ import Testing
     /// While `auth` (run as nobody) waits at a prompt, its core size limit is 0 and it is not
     /// dumpable. The sign checked: the kernel makes the /proc/PID files of a non-dumpable process
     /// belong to root instead of the process's user (a root test process could read them either way).
-    @Test func aPromptingProcessIsNotDumpableAndHasNoCoreLimit() async throws {
+    @Test func aPromptingProcessIsNotDumpableAndHasNoCoreLimit() throws {
         guard getuid() == 0 else {
             Issue.record("this test switches to nobody with setpriv and needs root")
             return
@@ -154,7 +158,7 @@ import Testing
     // MARK: - Item 17: a missing stack is named
 
     /// A missing passcode service file, or a missing `--pam-confdir`, is named on standard error.
-    @Test func aMissingServiceFileOrDirectoryIsNamed() async throws {
+    @Test func aMissingServiceFileOrDirectoryIsNamed() throws {
         let world = try TestEnvironment()
         try world.setConfig("passcode-service", "touchgate-missing")
         let missingFile = try world.run(["-S", "auth"], input: Self.passcode + "\n")
@@ -174,12 +178,17 @@ import Testing
     /// On the gate's cover: the missing file is named, and the gate waits for Enter instead of
     /// retrying silently; Enter looks again.
     @Test func theGateNamesAMissingServiceFileAndWaitsForEnter() async throws {
-        let world = try TestEnvironment()
-        let enable = try world.run(["-S", "enable"], input: Self.passcode + "\n")
+        // Made on a thread of its own: each step runs a process.
+        let (world, enable) = try await onAThreadOfItsOwn { () throws -> (TestEnvironment, RunResult) in
+            let world = try TestEnvironment()
+            return (world, try world.run(["-S", "enable"], input: Self.passcode + "\n"))
+        }
         #expect(enable.status == 0, "\(enable)")
-        try world.gateEvents(["did-finish-launching"], session: "term-1")
-        // Weakening needs the passcode while the lock is on.
-        let set = try world.run(["-S", "config", "set", "passcode-service", "touchgate-missing"], input: Self.passcode + "\n")
+        let set = try await onAThreadOfItsOwn { () throws -> RunResult in
+            try world.gateEvents(["did-finish-launching"], session: "term-1")
+            // Weakening needs the passcode while the lock is on.
+            return try world.run(["-S", "config", "set", "passcode-service", "touchgate-missing"], input: Self.passcode + "\n")
+        }
         #expect(set.status == 0, "\(set)")
         let pane = try await PaneTerminal(world: world, command: """
             '\(TestEnvironment.binary)' gate --session term-1; echo "GATE-EXIT=$?"; sleep 600
@@ -190,19 +199,19 @@ import Testing
         #expect(screen.contains("passcode service file \(path) was not found"), "\(screen)")
         let gate = try await pane.touchgatePID()
         try await pane.waitUntilPrompting(gate)
-        let looks = try TerminalKeysTests.count(world, "passcode", "passcodeNotSet")
+        let looks = try await TerminalKeysTests.count(world, "passcode", "passcodeNotSet")
         #expect(looks == 1)
         try await pane.type("Enter")
-        try await eventually("Enter to look again") { try TerminalKeysTests.count(world, "passcode", "passcodeNotSet") == 2 }
+        try await eventually("Enter to look again") { try await TerminalKeysTests.count(world, "passcode", "passcodeNotSet") == 2 }
         try await pane.waitUntilPrompting(gate)
         #expect(try await pane.screen().contains("Press Enter to try again."))
-        #expect(try world.gateSessionStatus("term-1")?.locked == true)
+        #expect(try await TerminalKeysTests.locked(world) == true)
     }
 
     /// Text read back from the store (`log`, `config get`) is printed through the sanitizer too:
     /// a row planted with escapes (by anything that can write the file) shows them escaped, and
     /// its JSON escapes C0, DEL and C1 alike.
-    @Test func storedTextIsPrintedEscaped() async throws {
+    @Test func storedTextIsPrintedEscaped() throws {
         let world = try TestEnvironment()
         #expect(try world.run(["status"]).status == 0)
         try world.sqliteScript("""
@@ -221,7 +230,7 @@ import Testing
 
     // MARK: - Item 18: one line when throttled
 
-    @Test func throttledAuthSaysItOnce() async throws {
+    @Test func throttledAuthSaysItOnce() throws {
         let world = try TestEnvironment()
         try world.setConfig("passcode-delays", "0,60")
         // One wrong passcode, then the second try of the evaluation is already throttled.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TouchGate
 
 /// The library API against real libpam: the test stacks from `pam/test`, read through
@@ -10,9 +11,7 @@ import Testing
         /// A world made on a thread of its own (rendering the stacks waits for a process): an
         /// async test never holds a cooperative-pool thread for it.
         static func make() async throws -> World {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<World, any Error>) in
-                Thread { continuation.resume(with: Result { try World() }) }.start()
-            }
+            try await onAThreadOfItsOwn { try World() }
         }
 
         let directory: String

@@ -14,12 +14,15 @@ final class PaneTerminal {
     let world: TestEnvironment
     let socket: String
     private var running = false
+    /// The server's pid (`#{pid}`), for ``shutdown()``.
+    private var serverPID: pid_t = 0
 
     init(world: TestEnvironment, command: String, name: String = "term") async throws {
         self.world = world
         socket = world.directory.appendingPathComponent("\(name).sock").path
         _ = try await tmux(["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "200", "-y", "40", command])
         running = true
+        serverPID = pid_t(try await tmux(["display-message", "-p", "#{pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         // A test process that crashes runs no deinit: this shell ends the server once it is gone.
         let watchdog = """
             ( while kill -0 \(getpid()) 2>/dev/null && [ -d '\(world.directory.path)' ]; do sleep 1; done
@@ -31,11 +34,16 @@ final class PaneTerminal {
 
     deinit { shutdown() }
 
+    /// Ends the server as `kill-server` does (tmux's `kill-server` is a SIGTERM the server sends
+    /// itself: it destroys every session and exits), without waiting for a tmux client: a test's
+    /// `defer` cannot `await`, and this holds no cooperative-pool thread. The signal goes only to
+    /// a process that is still this server (its command line names this socket).
     func shutdown() {
         guard running else { return }
         running = false
-        _ = try? RunningProcess.run(["/usr/bin/tmux", "-S", socket, "kill-server"],
-                                    environment: TmuxHarness.environment(of: world), timeout: 10)
+        guard serverPID > 0, let command = FileManager.default.contents(atPath: "/proc/\(serverPID)/cmdline"),
+              command.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == socket }) else { return }
+        kill(serverPID, SIGTERM)
     }
 
     @discardableResult

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import TouchGate
 
 /// A child process for the end-to-end tests, started with `posix_spawn`.
@@ -84,17 +85,13 @@ final class RunningProcess: @unchecked Sendable {
     }
 
     /// ``run(_:input:environment:newSession:timeout:)`` for an async test: the child is started
-    /// and waited for on a thread of its own, and the test's task waits suspended. Swift
-    /// Testing runs every test on the cooperative pool (two threads on a 2-CPU machine): a wait
-    /// there would hold a thread every other test needs.
+    /// and waited for on a thread of its own (``onAThreadOfItsOwn(_:)``), and the test's task
+    /// waits suspended. Swift Testing runs every test on the cooperative pool (two threads on a
+    /// 2-CPU machine): a wait there would hold a thread every other test needs.
     static func runOnAThreadOfItsOwn(
         _ command: [String], input: Data = Data(), environment: [String: String], timeout: TimeInterval = 60
     ) async throws -> RunResult {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RunResult, any Error>) in
-            Thread {
-                continuation.resume(with: Result { try run(command, input: input, environment: environment, timeout: timeout) })
-            }.start()
-        }
+        try await onAThreadOfItsOwn { try run(command, input: input, environment: environment, timeout: timeout) }
     }
 
     /// Writing to a pipe whose reader exited raises SIGPIPE, which would end the whole test run.
