@@ -99,11 +99,15 @@ extension ShellOwnerTests {
         world.extraEnvironment["XDG_RUNTIME_DIR"] = "/tmp/open"
         // In a private mount namespace with a /tmp of its own (the host's stays as it is): a
         // runtime directory open to everyone, and the fallback made by another account before
-        // the owner ever ran. `script` gives the owner a terminal (without one it would run the
-        // program directly).
+        // the owner ever ran. The binary is reached through the host's /tmp, kept under a private
+        // /run, wherever the checkout is (a clone under /tmp among them). `script` gives the owner
+        // a terminal (without one it would run the program directly).
         let script = """
+            binary=$0
+            mount -t tmpfs tmpfs /run && mkdir /run/host-tmp && mount --bind /tmp /run/host-tmp || exit 90
+            case $binary in /tmp/*) binary=/run/host-tmp/${binary#/tmp/} ;; esac
             mount -t tmpfs tmpfs /tmp && mkdir -m 777 /tmp/open && mkdir -m 700 /tmp/touchgate-0 && chown 4245 /tmp/touchgate-0 \\
-            && exec script -qec "$0 shell -- /bin/sh -c 'echo SHELL-RAN'" /dev/null
+            && exec script -qec "$binary shell -- /bin/sh -c 'echo SHELL-RAN'" /dev/null
             """
         let result = try TestEnvironment.execute("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script,
                                                                       TestEnvironment.binary], environment: world.environment)
