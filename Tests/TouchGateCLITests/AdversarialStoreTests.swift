@@ -238,10 +238,13 @@ import TestSupport
         }
         let attributes = try FileManager.default.attributesOfItem(atPath: world.storePath)
         #expect(attributes[.posixPermissions] as? Int == 0o600)
-        // The default location under XDG_STATE_HOME, likewise.
+        // The default location under XDG_STATE_HOME, likewise. The user is one no host has: root
+        // naming an account of the host reads that account's own store instead (Runner+SystemStore).
         let state = world.directory.appendingPathComponent("xdg").path
+        let nobodysName = "tgtest-none-" + UUID().uuidString.prefix(8).lowercased()
         let defaultRun = try world.runRaw(["status"], prefix: ["/bin/sh", "-c", "umask 000; exec \"$0\" \"$@\""],
-                                         environment: ["TOUCHGATE_STORE": "", "XDG_STATE_HOME": state])
+                                         environment: ["TOUCHGATE_STORE": "", "XDG_STATE_HOME": state,
+                                                       "TOUCHGATE_USER": nobodysName])
         #expect(defaultRun.status == 0, "\(defaultRun)")
         let defaultStore = try FileManager.default.attributesOfItem(atPath: state + "/touchgate/touchgate.sqlite")
         #expect(defaultStore[.posixPermissions] as? Int == 0o600)
