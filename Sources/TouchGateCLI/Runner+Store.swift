@@ -62,6 +62,7 @@ extension Runner {
         let lockout = LockoutPolicy(configuration: configuration)
         let lockedOut = lockout.biometricLockedOut(failures: record.biometricFailures)
         let now = store.clock.now
+        let required = PasscodeRequirement(configuration: configuration).reason(for: record, bootID: BootID.current(), now: now)
         let wait = lockout.passcodeRetryAfter(
             failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: now)
         // Shown as a return now would find them: a background session past its grace is locked.
@@ -86,6 +87,7 @@ extension Runner {
             ("biometryLockedOut", .bool(lockedOut)),
             ("passcodeFailures", .int(record.passcodeFailures)),
             ("retryAfterSeconds", wait.map(JSONValue.int) ?? .null),
+            ("passcodeRequired", required.map { .string($0.rawValue) } ?? .null),
         ] + (try attemptsLeft(store: store, user: name)) + [("schemaVersion", .int(schemaVersion))]
         if !ledger { members += [("sessions", sessionList), ("watcher", watcher.map { .int(Int($0)) } ?? .null)] }
         if !overridden.isEmpty { members.append(("systemPolicy", systemPolicyNote(overridden, stored: stored))) }
@@ -105,6 +107,7 @@ extension Runner {
 
             biometric failures: \(record.biometricFailures)\(lockedOut ? " (locked out: use the passcode)" : "")
             passcode failures:  \(record.passcodeFailures)\(wait.map { " (next try in \($0) s)" } ?? "")
+            biometric factor:   \(required.map { "passcode required (\($0.rawValue)): \($0.sentence)" } ?? "usable")
             schema version:     \(schemaVersion)
             """
         if !ledger { text += "\nwatcher:            \(watcher.map { "running (pid \($0))" } ?? "none")" }

@@ -144,10 +144,14 @@ public final class AuthContext: @unchecked Sendable {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let configuration = try AuthError.wrapping { () throws(StoreError) in try ledger.configuration(user: user) }
         let record = try AuthError.wrapping { () throws(StoreError) in try ledger.user(user) }
-        let biometric = biometricAvailability(configuration: configuration, record: record)
+        let required = ledger.passcodeRequired(record: record, configuration: configuration)
+        var biometric = biometricAvailability(configuration: configuration, record: record)
+        if biometric == nil, required != nil { biometric = .biometryLockout }
         switch policy {
         case .biometrics:
-            if let biometric { throw EvaluationStateMachine.biometricError(biometric, remoteHost: remoteHost) }
+            if let biometric {
+                throw EvaluationStateMachine.biometricError(biometric, remoteHost: remoteHost, passcodeRequired: required)
+            }
         case .deviceOwner:
             if biometric == nil { return }
             guard checker.serviceExists(configuration.passcodeService) else { throw AuthError(.passcodeNotSet) }
@@ -236,7 +240,8 @@ public final class AuthContext: @unchecked Sendable {
             biometricStackExists: mode == .passcodeOnly ? false : biometricChecker.serviceExists(configuration.biometricService),
             passcodeStackMissing: passcodeMissing, reason: reason, fallbackTitle: settings.fallbackTitle,
             cancelTitle: settings.cancelTitle,
-            passcodeTries: min(configuration.passcodeTriesPerEvaluation, settings.passcodeTriesLimit ?? .max)))
+            passcodeTries: min(configuration.passcodeTriesPerEvaluation, settings.passcodeTriesLimit ?? .max),
+            passcodeRequired: ledger.passcodeRequired(record: record, configuration: configuration)))
     }
 
     /// The reason the biometric factor cannot be used now, or `nil` when it can.

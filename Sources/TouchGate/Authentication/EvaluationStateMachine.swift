@@ -36,11 +36,14 @@ public struct EvaluationStateMachine: Sendable {
         public var cancelTitle: String?
         /// How many passcode answers one evaluation accepts.
         public var passcodeTries: Int
+        /// Why the passcode is required before the finger (``PasscodeRequirement``), or `nil`:
+        /// a policy's evaluation then makes no biometric PAM call at all.
+        public var passcodeRequired: PasscodeRequirement.Reason?
 
         public init(
             record: UserRecord, configuration: Configuration, remoteHost: String? = nil, biometricStackExists: Bool = true,
             passcodeStackMissing: String? = nil, reason: String = "authenticate", fallbackTitle: String? = "Use Passcode",
-            cancelTitle: String? = "Cancel", passcodeTries: Int = 3
+            cancelTitle: String? = "Cancel", passcodeTries: Int = 3, passcodeRequired: PasscodeRequirement.Reason? = nil
         ) {
             self.record = record
             self.configuration = configuration
@@ -51,6 +54,7 @@ public struct EvaluationStateMachine: Sendable {
             self.fallbackTitle = fallbackTitle
             self.cancelTitle = cancelTitle
             self.passcodeTries = passcodeTries
+            self.passcodeRequired = passcodeRequired
         }
     }
 
@@ -170,7 +174,14 @@ public struct EvaluationStateMachine: Sendable {
     /// The error of a biometric factor that cannot be used (`code`, from
     /// ``biometricAvailability(record:configuration:remoteHost:stackExists:)`` or a try): in a
     /// remote session, `biometryNotAvailable` says why.
-    public static func biometricError(_ code: AuthError.Code, remoteHost: String?) -> AuthError {
+    public static func biometricError(
+        _ code: AuthError.Code, remoteHost: String?, passcodeRequired: PasscodeRequirement.Reason? = nil
+    ) -> AuthError {
+        if code == .biometryLockout {
+            // A lockout always has a reason; the store's refusal is the failures'.
+            let reason = passcodeRequired ?? .failures
+            return AuthError(code, detail: reason == .failures ? nil : reason.sentence, passcodeRequired: reason)
+        }
         let detail = code == .biometryNotAvailable
             ? remoteHost.map { "This is a remote session (from \($0)): the biometric factor of this machine is not available." }
             : nil
@@ -340,6 +351,10 @@ public struct EvaluationStateMachine: Sendable {
             // only an evaluation it ends gets an audit entry.
             return biometricEnded(run, .unavailable(unavailable), audit: true)
         }
+        if mode != .enrollment, let required = run.snapshot.passcodeRequired, required != .failures {
+            // A rule of PasscodeRequirement: the finger is never tried, no PAM call is made.
+            return biometricEnded(run, .unavailable(.biometryLockout), audit: true)
+        }
         // A lockout is the store's to say (it writes the audit entry), so parallel evaluations agree.
         state = .admitting(run, .biometric, tries: 0, interruption: nil)
         return .admit(.biometric)
@@ -366,7 +381,9 @@ public struct EvaluationStateMachine: Sendable {
             return .finish(AuthError(.authenticationFailed, detail: "Authentication failed: the biometric factor did not match \(Self.times(tries))."),
                            audit: nil)
         case .unavailable(let code):
-            return .finish(Self.biometricError(code, remoteHost: run.snapshot.remoteHost), audit: audit ? .biometric : nil)
+            return .finish(Self.biometricError(code, remoteHost: run.snapshot.remoteHost,
+                                               passcodeRequired: audit ? run.snapshot.passcodeRequired : nil),
+                           audit: audit ? .biometric : nil)
         }
     }
 

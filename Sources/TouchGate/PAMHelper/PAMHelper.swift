@@ -111,6 +111,8 @@ public enum PAMHelper {
         let configuration = try ledger.configuration(user: request.user)
         var record = try ledger.user(request.user)
         record.enrolled = true
+        // A rule that requires the passcode (a restart, an idle spell, a lockdown) skips the reader.
+        if ledger.passcodeRequired(record: record, configuration: configuration) != nil { return false }
         return EvaluationStateMachine.biometricAvailability(
             record: record, configuration: configuration, remoteHost: request.remote,
             stackExists: checker.serviceExists(configuration.biometricService)) == nil
