@@ -56,7 +56,8 @@ public struct PasscodeRequirement: Sendable {
         if LockoutPolicy(configuration: configuration).biometricLockedOut(failures: record.biometricFailures) {
             return .failures
         }
-        let stored = [record.lastSuccess, record.lastPasscodeFailure, record.lastBiometricSuccess, passcode].compactMap { $0 }
+        let stored = [record.lastSuccess, record.lastPasscodeFailure, record.lastBiometricSuccess, record.latestEntry, passcode]
+            .compactMap { $0 }
         let now = stored.reduce(now, max)
         let lastUnlock = [record.lastSuccess, record.lastBiometricSuccess, passcode].compactMap { $0 }.reduce(passcode, max)
         if now - lastUnlock >= Self.seconds(hours: configuration.passcodeAfterIdleHours) { return .idle }

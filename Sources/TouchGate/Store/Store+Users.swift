@@ -9,7 +9,8 @@ extension Store {
         let rows = try database.rows("""
             SELECT enabled, enrolled, domain_state, biometric_failures, passcode_failures,
                    last_passcode_failure, last_success,
-                   last_passcode_success, last_passcode_boot, last_biometric_success, lockdown, admin_lock
+                   last_passcode_success, last_passcode_boot, last_biometric_success, lockdown, admin_lock,
+                   (SELECT max(time) FROM audit WHERE audit.user = users.name)
             FROM users WHERE name = ?
             """, .text(name))
         if let row = rows.first {
@@ -25,6 +26,7 @@ extension Store {
             record.lastBiometricSuccess = row[9].double
             record.lockdown = row[10].int != 0
             record.adminLock = row[11].int != 0
+            record.latestEntry = row[12].double
         }
         return record
     }

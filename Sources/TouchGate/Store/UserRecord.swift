@@ -17,6 +17,9 @@ public struct UserRecord: Equatable, Sendable {
     public var lockdown = false
     /// An administrator's `touchgate --system lockdown`, until the next passcode success.
     public var adminLock = false
+    /// The time of the user's latest audit entry: a time the clock has reached, so a clock set
+    /// back afterwards cannot make a rule younger.
+    public var latestEntry: Double?
 
     public init(name: String) {
         self.name = name
