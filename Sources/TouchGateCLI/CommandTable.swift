@@ -66,7 +66,7 @@ public enum CommandTable {
             options: [.policy] + OptionSpec.evaluating,
             jsonKeys: ["outcome (success or the outcome's name)", "code", "policy",
                        "message (the sentence shown without --json)", "retryAfterSeconds (when throttled)",
-                       "passcodeRequired (with biometryLockout: restart, idle, age, lockdown, adminLock or failures)",
+                       "passcodeRequired (when biometryLockout: restart, idle, age, lockdown, adminLock or failures)",
                        "attemptsLeft ({biometric, passcode}, as status)", "passcodeDelaySeconds"],
             exits: [.outcome, .store]
         ) { line throws(UsageError) in .auth(try line.evaluation()) },
@@ -74,7 +74,8 @@ public enum CommandTable {
             "can-evaluate", summary: "preflight: never prompts, never counts",
             details: "Says whether the policy could be evaluated now: exit 0 when it can, else the exit status of the "
                 + "outcome an evaluation would end in. Never prompts and never counts a try.",
-            options: [.policy, .session], jsonKeys: ["outcome", "code", "policy", "message"], exits: [.outcome, .store]
+            options: [.policy, .session],
+            jsonKeys: ["outcome", "code", "policy", "message", "passcodeRequired (when biometryLockout: as auth)"], exits: [.outcome, .store]
         ) { line throws(UsageError) in .canEvaluate(try line.evaluation()) },
         CommandSpec(
             "reset", summary: "clear lockout and throttling (passcode, or root)",
