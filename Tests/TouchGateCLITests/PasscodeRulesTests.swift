@@ -122,3 +122,43 @@ import Testing
         #expect(get.stdout == "2\n")
     }
 }
+
+/// The rules in the PAM module's ledger, under a real terminal login (pamtester with a tty, as
+/// sudo and login run the module): a rule keeps the reader from being tried at all.
+@Suite(.serialized) struct PasscodeRulesPAMTests {
+    @Test func anAdministratorsLockdownKeepsTheReaderUntriedUntilThePassword() throws {
+        let host = try PAMHost()
+        // A reader that would accept at once: a try that reaches it unlocks without a password.
+        try host.biometricStack("pam_exec.so quiet /bin/true")
+        try host.passcodeSucceededInThisBoot()
+        let lock = try host.run(["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(host.path)/roothome", TestEnvironment.binary,
+                                 "--system", "--json", "lockdown", "--user", PAMHost.user])
+        #expect(lock.status == 0, "\(lock)")
+        #expect(lock.json?["passcodeRequired"] as? String == "adminLock", "\(lock)")
+        #expect(try host.ledger("SELECT admin_lock FROM users WHERE name = 'alice'") == "1")
+        let login = try host.terminalLogin(from: "")
+        try login.waitFor("Password:")
+        // The host's prompt alone, as pam_unix's (a reader stack without a reader must not add a line to every sudo).
+        #expect(login.screen == "Password: ", "\(login.screen.debugDescription)")
+        login.type(PAMHost.password + "\r")
+        #expect(try login.wait() == 0, "\(login.screen.debugDescription)")
+        #expect(host.calls("biometric").isEmpty, "\(host.calls("biometric"))")
+        #expect(try host.ledger("SELECT admin_lock FROM users WHERE name = 'alice'") == "0")
+        // The password lifted it: the reader is tried again, and unlocks.
+        let next = try host.terminalLogin(from: "")
+        #expect(try next.wait() == 0, "\(next.screen.debugDescription)")
+        #expect(host.calls("biometric").count == 1)
+    }
+
+    @Test func withoutAPasswordOfThisBootTheReaderIsNotTried() throws {
+        let host = try PAMHost()
+        try host.biometricStack("pam_exec.so quiet /bin/true")
+        let login = try host.terminalLogin(from: "")
+        try login.waitFor("Password:")
+        login.type(PAMHost.password + "\r")
+        #expect(try login.wait() == 0, "\(login.screen.debugDescription)")
+        #expect(host.calls("biometric").isEmpty)
+        #expect(try host.ledger("SELECT last_passcode_boot FROM users WHERE name = 'alice'")
+                == (try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

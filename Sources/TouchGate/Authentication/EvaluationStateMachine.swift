@@ -128,6 +128,8 @@ public struct EvaluationStateMachine: Sendable {
     private struct Run: Sendable {
         var snapshot: Snapshot
         var counted: [Factor: Int] = [:]
+        /// The rule that kept the finger from being tried, said at the passcode's first prompt.
+        var fingerRefusedBy: PasscodeRequirement.Reason?
     }
 
     private enum State {
@@ -353,6 +355,8 @@ public struct EvaluationStateMachine: Sendable {
         }
         if mode != .enrollment, let required = run.snapshot.passcodeRequired, required != .failures {
             // A rule of PasscodeRequirement: the finger is never tried, no PAM call is made.
+            var run = run
+            run.fingerRefusedBy = required
             return biometricEnded(run, .unavailable(.biometryLockout), audit: true)
         }
         // A lockout is the store's to say (it writes the audit entry), so parallel evaluations agree.
@@ -415,10 +419,12 @@ public struct EvaluationStateMachine: Sendable {
 
     /// Which try of `factor` this is, and what Enter and Ctrl-C do at it.
     private func step(_ run: Run, for factor: Factor, attempt: Int) -> PromptStep {
-        PromptStep(
+        var step = PromptStep(
             factor: factor, attempt: attempt, tries: triesAllowed(run, factor), reason: run.snapshot.reason,
             user: run.snapshot.record.name, enterTitle: factor == .biometric ? run.snapshot.fallbackTitle : nil,
             cancelTitle: run.snapshot.cancelTitle)
+        if factor == .passcode { step.passcodeRequired = run.fingerRefusedBy }
+        return step
     }
 
     private func triesAllowed(_ run: Run, _ factor: Factor) -> Int {
