@@ -17,6 +17,7 @@ extension FingerprintTests {
             "--store", host.ledgerPath, "--user", PAMHost.user, "config", "set", "biometric-tries-per-evaluation", "1"],
             environment: ["PATH": "/usr/bin:/bin", "HOME": host.path])
         guard config.status == 0 else { throw TestFailure("config set: \(config)") }
+        try host.passcodeSucceededInThisBoot()
         return host
     }
 
