@@ -144,6 +144,7 @@ extension FingerprintTests {
     @Test func aUserWithoutPrintsGoesStraightToThePasswordUncounted() throws {
         let reader = try FingerprintReader.start()
         let host = try readerHost(reader)
+        try host.passcodeSucceededInThisBoot(PAMHost.target)
         // bob has no prints in fprintd: pam_fprintd answers PAM_AUTHINFO_UNAVAIL at once.
         let started = Date()
         let result = try host.run(["pamtester", "tgtest", PAMHost.target, "authenticate"], input: PAMHost.targetPassword + "\n",

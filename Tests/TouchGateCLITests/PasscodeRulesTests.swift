@@ -150,6 +150,26 @@ import Testing
         #expect(host.calls("biometric").count == 1)
     }
 
+    /// Root's `touchgate --user NAME lockdown` locks NAME's own store (as its user: the files stay theirs).
+    @Test func rootLocksAUsersOwnStore() throws {
+        let host = try PAMHost()
+        let made = try host.run(PAMHost.asUser(["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(host.home("alice"))",
+                                                TestEnvironment.binary, "status"]))
+        #expect(made.status == 0, "\(made)")
+        let store = host.home("alice") + "/.local/state/touchgate/touchgate.sqlite"
+        let lock = try host.run(["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(host.path)/roothome", TestEnvironment.binary,
+                                 "--user", "alice", "--json", "lockdown"])
+        #expect(lock.status == 0, "\(lock)")
+        #expect(lock.json?["passcodeRequired"] as? String == "adminLock", "\(lock)")
+        #expect(lock.json?["store"] as? String == store)
+        let flags = try TestEnvironment.execute("/usr/bin/sqlite3", [store, "SELECT admin_lock, lockdown FROM users WHERE name = 'alice'"],
+                                                environment: ["PATH": "/usr/bin"])
+        #expect(flags.stdout == "1|0\n", "\(flags)")
+        var info = stat()
+        #expect(stat(store, &info) == 0 && info.st_uid == uid_t(PAMHost.uid))
+        #expect(!FileManager.default.fileExists(atPath: host.path + "/roothome/.local"))
+    }
+
     @Test func withoutAPasswordOfThisBootTheReaderIsNotTried() throws {
         let host = try PAMHost()
         try host.biometricStack("pam_exec.so quiet /bin/true")

@@ -106,6 +106,19 @@ import Testing
         #expect(biometric.calls.withLock { $0 }.isEmpty)
     }
 
+    /// The gate's cover says why, as iOS's lock screen, and the finger's lines are gone.
+    @Test func theCoverSaysWhyThePasscodeIsRequired() throws {
+        let (store, _) = try Self.setUp()
+        let record = try store.user("alice")
+        let status = GateStatus(user: "alice", session: "s", record: record, configuration: Configuration(), remoteHost: nil,
+                                now: store.clock.now, bootID: "some-boot")
+        #expect(status.lines.contains("  Your passcode is required after a restart."), "\(status.lines)")
+        #expect(!status.lines.contains { $0.contains("Biometric attempts left") })
+        try store.passcodeSucceededInThisBoot(user: "alice")
+        let fresh = try store.gateStatus(user: "alice", session: "s", remoteHost: nil)
+        #expect(fresh.lines.contains { $0.contains("Biometric attempts left") }, "\(fresh.lines)")
+    }
+
     /// The five failures: the store's lockout, with failures as the reason, lifted by a passcode.
     @Test func theLockoutSaysFailures() throws {
         let (store, _) = try Self.setUp()
