@@ -89,6 +89,24 @@ import Testing
         #expect(try store.user("alice").lockdown == false)
     }
 
+    /// A lockdown ends the reuse window of an earlier success too.
+    @Test func lockdownEndsTheReuseOfASuccess() throws {
+        let (store, clock) = try Self.setUp()
+        try store.set(.reuseSeconds, to: "300", user: "alice")
+        try store.passcodeSucceededInThisBoot(user: "alice")
+        let biometric = Checker([EvaluationTests.result(.success)])
+        try Self.context(store, passcode: Checker([]), biometric: biometric).evaluateSynchronously(.biometrics, reason: "test")
+        clock.advance(by: 10)
+        // Within the window: reused, no PAM call.
+        try Self.context(store, passcode: Checker([]), biometric: Checker([])).evaluateSynchronously(.biometrics, reason: "test")
+        try store.lockdown(user: "alice", byAdministrator: false, session: nil)
+        let after = Checker([EvaluationTests.result(.success)])
+        #expect(throws: AuthError(.biometryLockout, detail: PasscodeRequirement.Reason.lockdown.sentence, passcodeRequired: .lockdown)) {
+            try Self.context(store, passcode: Checker([]), biometric: after).evaluateSynchronously(.biometrics, reason: "test")
+        }
+        #expect(after.calls.withLock { $0 }.isEmpty)
+    }
+
     /// A rule that refuses the finger and a throttled passcode: device-owner waits, never asks the finger.
     @Test func aRuleAndTheThrottleTogether() throws {
         let (store, _) = try Self.setUp()

@@ -188,7 +188,9 @@ public final class AuthContext: @unchecked Sendable {
         let settings = state.withLock { $0 }
         let window = settings.reuseDuration ?? Double(configuration.reuseSeconds)
         let now = ledger.clock.now
-        if window > 0, let lastSuccess = record.lastSuccess, now - lastSuccess < window, now >= lastSuccess {
+        // A lockdown (the user's or an administrator's) also ends the reuse of an earlier success.
+        if window > 0, !record.lockdown, !record.adminLock, let lastSuccess = record.lastSuccess, now - lastSuccess < window,
+           now >= lastSuccess {
             try AuthError.wrapping { () throws(StoreError) in
                 try ledger.recordOutcome(user: user, session: session, policy: .evaluation(policy), factor: .reuse,
                                          outcome: .success)
