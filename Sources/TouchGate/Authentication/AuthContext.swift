@@ -237,13 +237,19 @@ public final class AuthContext: @unchecked Sendable {
         defer { state.withLock { $0.running = nil } }
         let passcodeMissing = checker.serviceExists(configuration.passcodeService)
             ? nil : checker.missingServiceDescription(configuration.passcodeService, role: "passcode")
-        return try evaluation.run(EvaluationStateMachine.Snapshot(
+        let required = ledger.passcodeRequired(record: record, configuration: configuration)
+        var snapshot = EvaluationStateMachine.Snapshot(
             record: record, configuration: configuration, remoteHost: settings.remoteHost,
             biometricStackExists: mode == .passcodeOnly ? false : biometricChecker.serviceExists(configuration.biometricService),
             passcodeStackMissing: passcodeMissing, reason: reason, fallbackTitle: settings.fallbackTitle,
             cancelTitle: settings.cancelTitle,
             passcodeTries: min(configuration.passcodeTriesPerEvaluation, settings.passcodeTriesLimit ?? .max),
-            passcodeRequired: ledger.passcodeRequired(record: record, configuration: configuration)))
+            passcodeRequired: required)
+        // Asked of logind only when the finger would be tried now (one small exec, LidState).
+        if case .policy(_) = mode, snapshot.biometricStackExists, settings.remoteHost == nil, record.enrolled, required == nil {
+            snapshot.lidClosed = LidState.closed()
+        }
+        return try evaluation.run(snapshot)
     }
 
     /// The reason the biometric factor cannot be used now, or `nil` when it can.

@@ -39,6 +39,8 @@ public struct EvaluationStateMachine: Sendable {
         /// Why the passcode is required before the finger (``PasscodeRequirement``), or `nil`:
         /// a policy's evaluation then makes no biometric PAM call at all.
         public var passcodeRequired: PasscodeRequirement.Reason?
+        /// logind reports the lid closed (``LidState``): the reader under it is not waited for.
+        public var lidClosed = false
 
         public init(
             record: UserRecord, configuration: Configuration, remoteHost: String? = nil, biometricStackExists: Bool = true,
@@ -359,6 +361,10 @@ public struct EvaluationStateMachine: Sendable {
             run.fingerRefusedBy = required
             return biometricEnded(run, .unavailable(.biometryLockout), audit: true)
         }
+        if mode != .enrollment, run.snapshot.lidClosed {
+            // The reader is under the closed lid: device-owner asks for the passcode at once.
+            return biometricEnded(run, .unavailable(.biometryNotAvailable), audit: true)
+        }
         // A lockout is the store's to say (it writes the audit entry), so parallel evaluations agree.
         state = .admitting(run, .biometric, tries: 0, interruption: nil)
         return .admit(.biometric)
@@ -385,6 +391,9 @@ public struct EvaluationStateMachine: Sendable {
             return .finish(AuthError(.authenticationFailed, detail: "Authentication failed: the biometric factor did not match \(Self.times(tries))."),
                            audit: nil)
         case .unavailable(let code):
+            if code == .biometryNotAvailable, audit, run.snapshot.lidClosed, run.snapshot.remoteHost == nil {
+                return .finish(AuthError(code, detail: "The lid is closed: the biometric factor is not available."), audit: .biometric)
+            }
             return .finish(Self.biometricError(code, remoteHost: run.snapshot.remoteHost,
                                                passcodeRequired: audit ? run.snapshot.passcodeRequired : nil),
                            audit: audit ? .biometric : nil)

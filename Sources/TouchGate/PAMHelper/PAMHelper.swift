@@ -116,6 +116,8 @@ public enum PAMHelper {
         return EvaluationStateMachine.biometricAvailability(
             record: record, configuration: configuration, remoteHost: request.remote,
             stackExists: checker.serviceExists(configuration.biometricService)) == nil
+            // A closed lid (logind's LidClosed): the passcode prompt comes at once.
+            && !LidState.closed()
     }
 
     /// A user name that does not exist (sshd's invalid users): asked for a password as pam_unix
