@@ -23,6 +23,12 @@ public enum LidState {
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO)
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        // Nothing else of the parent's (the store, the terminal, the module's channel) reaches
+        // busctl, even a descriptor opened without close-on-exec (glibc 2.34 and later).
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, STDERR_FILENO + 1)
+        }
         let arguments = [busctl, "--system", "--timeout=1", "get-property", "org.freedesktop.login1",
                          "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "LidClosed"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
