@@ -107,6 +107,17 @@ import Testing
         CoreExpect.outcome(finger, "success", policy: "biometrics")
     }
 
+    @Test func theDemoShowsTheLockdown() throws {
+        let world = try TestEnvironment()
+        let demo = try world.run(["demo"], timeout: 120)
+        #expect(demo.status == 0, "\(demo)")
+        #expect(demo.stdout.contains("""
+            ▸ The finger is refused without asking PAM (Your passcode is required after lockdown.)
+                outcome: biometryLockout (exit code 8)
+            """), "\(demo.stdout)")
+        #expect(demo.stdout.contains("touchgate: Your passcode is required after lockdown."), "\(demo.stdout)")
+    }
+
     @Test func theSettingsAreCheckedAndAWeakerOneNeedsTheOwner() throws {
         let world = try TestEnvironment()
         let bad = try world.run(["config", "set", "passcode-after-idle-hours", "0"])
