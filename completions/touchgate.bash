@@ -69,17 +69,17 @@ _touchgate() {
         return
     fi
     if [[ -z $command ]]; then
-        COMPREPLY=($(compgen -W "status enable disable enroll unenroll auth can-evaluate reset config log event gate watch lock tmux-conf tmux-hook shell shell-init completions test-world demo help version" -- "$cur"))
+        COMPREPLY=($(compgen -W "status enable disable enroll unenroll auth can-evaluate reset lockdown config log event gate watch lock tmux-conf tmux-hook shell shell-init completions test-world demo help version" -- "$cur"))
         return
     fi
     case "$key:${#arguments[@]}" in
-        "config get:0") COMPREPLY=($(compgen -W "max-biometric-failures biometric-tries-per-evaluation passcode-tries-per-evaluation passcode-delays grace-seconds reuse-seconds idle-seconds passcode-service biometric-service log-retention" -- "$cur")) ;;
-        "config set:0") COMPREPLY=($(compgen -W "max-biometric-failures biometric-tries-per-evaluation passcode-tries-per-evaluation passcode-delays grace-seconds reuse-seconds idle-seconds passcode-service biometric-service log-retention" -- "$cur")) ;;
+        "config get:0") COMPREPLY=($(compgen -W "max-biometric-failures biometric-tries-per-evaluation passcode-tries-per-evaluation passcode-delays grace-seconds reuse-seconds idle-seconds passcode-service biometric-service log-retention passcode-after-idle-hours passcode-max-age-hours biometric-max-age-hours" -- "$cur")) ;;
+        "config set:0") COMPREPLY=($(compgen -W "max-biometric-failures biometric-tries-per-evaluation passcode-tries-per-evaluation passcode-delays grace-seconds reuse-seconds idle-seconds passcode-service biometric-service log-retention passcode-after-idle-hours passcode-max-age-hours biometric-max-age-hours" -- "$cur")) ;;
         "event:0") COMPREPLY=($(compgen -W "did-finish-launching will-resign-active did-enter-background will-enter-foreground did-become-active will-terminate" -- "$cur")) ;;
         "tmux-hook:0") COMPREPLY=($(compgen -W "session-created client-session-changed client-detached client-focus-in client-focus-out sourced" -- "$cur")) ;;
         "shell-init:0") COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
         "completions:0") COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
-        "help:0") COMPREPLY=($(compgen -W "status enable disable enroll unenroll auth can-evaluate reset config log event gate watch lock tmux-conf tmux-hook shell shell-init completions test-world demo help version" -- "$cur")) ;;
+        "help:0") COMPREPLY=($(compgen -W "status enable disable enroll unenroll auth can-evaluate reset lockdown config log event gate watch lock tmux-conf tmux-hook shell shell-init completions test-world demo help version" -- "$cur")) ;;
     esac
 }
 complete -F _touchgate touchgate

@@ -12,6 +12,8 @@ public enum Command: Equatable, Sendable {
     case auth(EvaluationOptions)
     case canEvaluate(EvaluationOptions)
     case reset(EvaluationOptions)
+    /// `lockdown`: the biometric factor off until the next passcode success (``Store/lockdown(user:byAdministrator:session:actor:)``).
+    case lockdown
     case configGet(key: Configuration.Key?)
     case configSet(key: Configuration.Key, value: String, EvaluationOptions)
     case log(limit: Int)

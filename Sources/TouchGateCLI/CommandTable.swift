@@ -18,7 +18,8 @@ public enum CommandTable {
         CommandSpec(
             "status", summary: "lock state, counters and sessions",
             details: "Shows the user, the store and its id, whether the lock is on and a biometric factor enrolled, the "
-                + "failure counters, throttling, the sessions the store knows and the watcher running for the user and store, "
+                + "failure counters, throttling, whether the biometric factor is usable now and, if not, why the passcode is "
+                + "required, the sessions the store knows and the watcher running for the user and store, "
                 + "and each setting whose stored value is weaker than /etc/touchgate.conf allows (the file's is in effect). "
                 + "With --system: the ledger's counters for --user NAME (no lock, enrollment, sessions or watcher: the ledger "
                 + "has none) and the remote hosts' passcode count, a budget apart from the local keyboard's; an unknown user "
@@ -28,6 +29,7 @@ public enum CommandTable {
                        "enabled (when not --system)", "enrolled (when not --system)", "domainState (when not --system)",
                        "biometricFailures (when a user is shown)", "biometryLockedOut (when a user is shown)",
                        "passcodeFailures (when a user is shown)", "retryAfterSeconds (when a user is shown)",
+                       "passcodeRequired (when a user is shown: null when the finger is usable, else restart, idle, age, lockdown, adminLock or failures)",
                        "attemptsLeft (when a user is shown: {biometric, passcode}, wrong tries left before the lockout or the next wait; null: none)",
                        "passcodeDelaySeconds (when a user is shown: the wait after those passcode tries)", "schemaVersion",
                        "sessions (when not --system: [{id, state, locked}])", "watcher (when not --system: pid or null)",
@@ -68,6 +70,7 @@ public enum CommandTable {
             options: [.policy] + OptionSpec.evaluating,
             jsonKeys: ["outcome (success or the outcome's name)", "code", "policy",
                        "message (the sentence shown without --json)", "retryAfterSeconds (when throttled)",
+                       "passcodeRequired (when biometryLockout: restart, idle, age, lockdown, adminLock or failures)",
                        "attemptsLeft ({biometric, passcode}, as status)", "passcodeDelaySeconds"],
             exits: [.outcome, .store]
         ) { line throws(UsageError) in .auth(try line.evaluation()) },
@@ -75,7 +78,8 @@ public enum CommandTable {
             "can-evaluate", summary: "preflight: never prompts, never counts",
             details: "Says whether the policy could be evaluated now: exit 0 when it can, else the exit status of the "
                 + "outcome an evaluation would end in. Never prompts and never counts a try.",
-            options: [.policy, .session], jsonKeys: ["outcome", "code", "policy", "message"], exits: [.outcome, .store]
+            options: [.policy, .session],
+            jsonKeys: ["outcome", "code", "policy", "message", "passcodeRequired (when biometryLockout: as auth)"], exits: [.outcome, .store]
         ) { line throws(UsageError) in .canEvaluate(try line.evaluation()) },
         CommandSpec(
             "reset", summary: "clear lockout and throttling (passcode, or root)",
@@ -84,6 +88,16 @@ public enum CommandTable {
                 + "root on another user's store), the login uid and SUDO_USER. With --system, an unknown --user exits 65.",
             options: OptionSpec.evaluating, jsonKeys: ["outcome", "code", "policy", "message"], exits: [.outcome, .badValue, .store]
         ) { line throws(UsageError) in .reset(try line.evaluation()) },
+        CommandSpec(
+            "lockdown", summary: "biometric factor off until the next passcode",
+            details: "Turns the biometric factor off until the next passcode success, as iOS's Lockdown: every evaluation "
+                + "asks for the passcode (biometrics ends with biometryLockout, passcodeRequired lockdown). Needs no "
+                + "authentication: it only makes the lock stricter. With --system --user NAME: an administrator's lock "
+                + "in the ledger (the PAM module's; passcodeRequired adminLock); as root with --user NAME alone, the same "
+                + "lock in that user's own store. With --system, an unknown --user exits 65.",
+            jsonKeys: ["user", "store", "passcodeRequired (lockdown or adminLock)"],
+            exits: [.badValue, .store]
+        ) { _ throws(UsageError) in .lockdown },
         CommandSpec(
             "config get", summary: "show one user's settings",
             details: "Prints the settings of one user (--user, else TOUCHGATE_USER, else the invoking user): a first "

@@ -133,6 +133,11 @@ extension Runner {
         try showCover()
         try evaluate("Only the passcode clears the lockout", .deviceOwner, [passcode], expect: nil, then: unlockSession)
         try evaluate("Biometrics work again", .biometrics, [finger], expect: nil)
+        say("\n▸ touchgate lockdown: the biometric factor is off until the next passcode success, nothing asked")
+        try store.lockdown(user: user, byAdministrator: false, session: session)
+        try evaluate("The finger is refused without asking PAM (\(PasscodeRequirement.Reason.lockdown.sentence))", .biometrics,
+                     [finger], expect: .biometryLockout)
+        try evaluate("Device-owner asks for the passcode at once, which lifts the lockdown", .deviceOwner, [passcode], expect: nil)
         surprises += try demoFingerprint(store: store, directory: directory, user: user, passcode: passcode, session: session)
         say("\nAudit trail:")
         for entry in try store.auditEntries(limit: 50) where entry.factor != AuditFactor.lifecycle.rawValue {

@@ -62,6 +62,7 @@ extension Runner {
         let lockout = LockoutPolicy(configuration: configuration)
         let lockedOut = lockout.biometricLockedOut(failures: record.biometricFailures)
         let now = store.clock.now
+        let required = PasscodeRequirement(configuration: configuration).reason(for: record, bootID: BootID.current(), now: now)
         let wait = lockout.passcodeRetryAfter(
             failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: now)
         // Shown as a return now would find them: a background session past its grace is locked.
@@ -86,6 +87,7 @@ extension Runner {
             ("biometryLockedOut", .bool(lockedOut)),
             ("passcodeFailures", .int(record.passcodeFailures)),
             ("retryAfterSeconds", wait.map(JSONValue.int) ?? .null),
+            ("passcodeRequired", required.map { .string($0.rawValue) } ?? .null),
         ] + (try attemptsLeft(store: store, user: name)) + [("schemaVersion", .int(schemaVersion))]
         // The ledger counts remote hosts' passcode tries apart (docs/security.md).
         let remote = ledger ? try store.remoteUser(name) : nil
@@ -120,6 +122,7 @@ extension Runner {
         }
         text += """
 
+            biometric factor:   \(required.map { "passcode required (\($0.rawValue)): \($0.sentence)" } ?? "usable")
             schema version:     \(schemaVersion)
             """
         if !ledger { text += "\nwatcher:            \(watcher.map { "running (pid \($0))" } ?? "none")" }

@@ -6,8 +6,8 @@ extension Runner {
     func checkSystemStoreCommand() throws {
         guard invocation.system else { return }
         switch invocation.command {
-        case .status, .log, .reset, .configGet, .configSet, .help, .version: return
-        default: throw UsageError("option '--system' applies to status, log, reset and config only")
+        case .status, .log, .reset, .lockdown, .configGet, .configSet, .help, .version: return
+        default: throw UsageError("option '--system' applies to status, log, reset, lockdown and config only")
         }
     }
 

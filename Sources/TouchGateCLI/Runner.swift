@@ -61,6 +61,7 @@ struct Runner {
         case .auth(let options): return try auth(options)
         case .canEvaluate(let options): return try canEvaluate(options)
         case .reset(let options): return try reset(options)
+        case .lockdown: return try lockdown()
         case .configGet(let key): return try configGet(key)
         case .configSet(let key, let value, let options): return try configSet(key, value, options)
         case .log(let limit): return try log(limit)
@@ -196,6 +197,7 @@ struct Runner {
                 ("message", .string(error?.message ?? "Success.")),
             ]
             if let wait = error?.retryAfterSeconds { members.append(("retryAfterSeconds", .int(wait))) }
+            if let reason = error?.passcodeRequired { members.append(("passcodeRequired", .string(reason.rawValue))) }
             members += extra
             writeLine(STDOUT_FILENO, JSONValue.object(members).rendered)
         } else if let error {

@@ -318,6 +318,7 @@ import Testing
         _ = try world.statusJSON()
         // Enrolled as far as touchgate knows; pam_unix does not know the user: PAM_USER_UNKNOWN.
         _ = try world.sqlite("INSERT INTO users (name, enrolled, domain_state) VALUES ('\(world.user)', 1, 'x')")
+        try world.passcodeSucceededInThisBoot()
         try world.expectUncountedBiometricOutcome("biometryNotEnrolled", service: "touchgate-unix", calls: 1,
                                                   input: "some-finger\n")
     }

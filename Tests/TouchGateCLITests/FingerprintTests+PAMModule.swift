@@ -17,6 +17,7 @@ extension FingerprintTests {
             "--store", host.ledgerPath, "--user", PAMHost.user, "config", "set", "biometric-tries-per-evaluation", "1"],
             environment: ["PATH": "/usr/bin:/bin", "HOME": host.path])
         guard config.status == 0 else { throw TestFailure("config set: \(config)") }
+        try host.passcodeSucceededInThisBoot()
         return host
     }
 
@@ -143,6 +144,7 @@ extension FingerprintTests {
     @Test func aUserWithoutPrintsGoesStraightToThePasswordUncounted() throws {
         let reader = try FingerprintReader.start()
         let host = try readerHost(reader)
+        try host.passcodeSucceededInThisBoot(PAMHost.target)
         // tgtest-bob has no prints in fprintd: pam_fprintd answers PAM_AUTHINFO_UNAVAIL at once.
         let started = Date()
         let result = try host.run(["pamtester", "tgtest", PAMHost.target, "authenticate"], input: PAMHost.targetPassword + "\n",

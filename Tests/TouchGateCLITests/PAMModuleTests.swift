@@ -127,6 +127,7 @@ struct PAMModuleTests {
         let host = try PAMHost()
         // A reader that would accept at once: a try that reaches it unlocks without a password.
         try host.biometricStack("pam_exec.so quiet /bin/true")
+        try host.passcodeSucceededInThisBoot()
         // No PAM_RHOST: only the terminal's login record (utmp) says the session is remote.
         let remote = try host.terminalLogin(from: "203.0.113.9")
         try remote.waitFor("Password:")
@@ -162,6 +163,7 @@ struct PAMModuleTests {
         let host = try PAMHost()
         try host.biometricStack("pam_exec.so quiet /bin/sleep 60")
         try host.host("tgtest", options: "timeout=2")
+        try host.passcodeSucceededInThisBoot()
         let started = Date()
         let hung = try host.script("""
             printf '%s\\n' 'tgtest-alice-password' | pamtester tgtest tgtest-alice authenticate; status=$?

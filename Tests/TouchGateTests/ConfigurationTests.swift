@@ -8,7 +8,7 @@ import Testing
             .maxBiometricFailures: "5", .biometricTriesPerEvaluation: "3", .passcodeTriesPerEvaluation: "3",
             .passcodeDelays: "0,0,0,0,0,60,300,900,3600", .graceSeconds: "0", .reuseSeconds: "0",
             .idleSeconds: "0", .passcodeService: "touchgate", .biometricService: "touchgate-biometric",
-            .logRetention: "1000",
+            .logRetention: "1000", .passcodeAfterIdleHours: "48", .passcodeMaxAgeHours: "156", .biometricMaxAgeHours: "4",
         ]
         for key in Configuration.Key.allCases {
             #expect(configuration.value(of: key) == expected[key], "\(key.rawValue)")
@@ -22,6 +22,7 @@ import Testing
         ("idle-seconds", "1e3"), ("passcode-delays", ""), ("passcode-delays", "1,,2"), ("passcode-delays", "-5"),
         ("passcode-delays", "90000"), ("passcode-service", ""), ("passcode-service", "../etc/x"),
         ("biometric-service", "a b"), ("passcode-service", ".."), ("log-retention", "9"), ("log-retention", "1000001"),
+        ("passcode-after-idle-hours", "0"), ("passcode-max-age-hours", "8761"), ("biometric-max-age-hours", "4.5"),
     ])
     func badValuesAreRejectedAndChangeNothing(name: String, value: String) throws {
         let key = try #require(Configuration.Key(rawValue: name))
@@ -105,6 +106,9 @@ import Testing
         ("passcode-service", "touchgate", "touchgate", "other-stack", "touchgate"),
         ("biometric-service", "touchgate-biometric", "", "touchgate-u2f", "touchgate-biometric"),
         ("log-retention", "500", "1000", "100", "500"),
+        ("passcode-after-idle-hours", "24", "12", "48", "24"),
+        ("passcode-max-age-hours", "72", "24", "156", "72"),
+        ("biometric-max-age-hours", "2", "1", "4", "2"),
     ]
 
     @Test func everyKeyHasAFloorCase() {

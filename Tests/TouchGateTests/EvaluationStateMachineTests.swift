@@ -145,7 +145,7 @@ import Testing
             _ = machine.checkEnded(Self.result(.noMatch, submitted: false))
             #expect(machine.settled() == .admit(.biometric))
         }
-        #expect(machine.lockedOut() == .finish(AuthError(.biometryLockout), audit: nil))
+        #expect(machine.lockedOut() == .finish(AuthError(.biometryLockout, passcodeRequired: .failures), audit: nil))
 
         // Started over a record at the limit: the store is still asked (it writes the audit entry).
         var locked = Machine(mode: .policy(.deviceOwner))

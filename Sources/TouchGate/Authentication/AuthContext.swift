@@ -144,10 +144,14 @@ public final class AuthContext: @unchecked Sendable {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let configuration = try AuthError.wrapping { () throws(StoreError) in try ledger.configuration(user: user) }
         let record = try AuthError.wrapping { () throws(StoreError) in try ledger.user(user) }
-        let biometric = biometricAvailability(configuration: configuration, record: record)
+        let required = ledger.passcodeRequired(record: record, configuration: configuration)
+        var biometric = biometricAvailability(configuration: configuration, record: record)
+        if biometric == nil, required != nil { biometric = .biometryLockout }
         switch policy {
         case .biometrics:
-            if let biometric { throw EvaluationStateMachine.biometricError(biometric, remoteHost: remoteHost) }
+            if let biometric {
+                throw EvaluationStateMachine.biometricError(biometric, remoteHost: remoteHost, passcodeRequired: required)
+            }
         case .deviceOwner:
             if biometric == nil { return }
             guard checker.serviceExists(configuration.passcodeService) else { throw AuthError(.passcodeNotSet) }
@@ -184,7 +188,9 @@ public final class AuthContext: @unchecked Sendable {
         let settings = state.withLock { $0 }
         let window = settings.reuseDuration ?? Double(configuration.reuseSeconds)
         let now = ledger.clock.now
-        if window > 0, let lastSuccess = record.lastSuccess, now - lastSuccess < window, now >= lastSuccess {
+        // A lockdown (the user's or an administrator's) also ends the reuse of an earlier success.
+        if window > 0, !record.lockdown, !record.adminLock, let lastSuccess = record.lastSuccess, now - lastSuccess < window,
+           now >= lastSuccess {
             try AuthError.wrapping { () throws(StoreError) in
                 try ledger.recordOutcome(user: user, session: session, policy: .evaluation(policy), factor: .reuse,
                                          outcome: .success)
@@ -231,12 +237,19 @@ public final class AuthContext: @unchecked Sendable {
         defer { state.withLock { $0.running = nil } }
         let passcodeMissing = checker.serviceExists(configuration.passcodeService)
             ? nil : checker.missingServiceDescription(configuration.passcodeService, role: "passcode")
-        return try evaluation.run(EvaluationStateMachine.Snapshot(
+        let required = ledger.passcodeRequired(record: record, configuration: configuration)
+        var snapshot = EvaluationStateMachine.Snapshot(
             record: record, configuration: configuration, remoteHost: settings.remoteHost,
             biometricStackExists: mode == .passcodeOnly ? false : biometricChecker.serviceExists(configuration.biometricService),
             passcodeStackMissing: passcodeMissing, reason: reason, fallbackTitle: settings.fallbackTitle,
             cancelTitle: settings.cancelTitle,
-            passcodeTries: min(configuration.passcodeTriesPerEvaluation, settings.passcodeTriesLimit ?? .max)))
+            passcodeTries: min(configuration.passcodeTriesPerEvaluation, settings.passcodeTriesLimit ?? .max),
+            passcodeRequired: required)
+        // Asked of logind only when the finger would be tried now (one small exec, LidState).
+        if case .policy(_) = mode, snapshot.biometricStackExists, settings.remoteHost == nil, record.enrolled, required == nil {
+            snapshot.lidClosed = LidState.closed()
+        }
+        return try evaluation.run(snapshot)
     }
 
     /// The reason the biometric factor cannot be used now, or `nil` when it can.

@@ -99,12 +99,16 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
     public let detail: String?
     /// With ``Code/storeUnavailable``: why the store could not be used.
     public let storeError: StoreError?
+    /// With ``Code/biometryLockout``: why the passcode is required (``PasscodeRequirement``).
+    public let passcodeRequired: PasscodeRequirement.Reason?
 
-    public init(_ code: Code, retryAfterSeconds: Int? = nil, detail: String? = nil) {
+    public init(_ code: Code, retryAfterSeconds: Int? = nil, detail: String? = nil,
+                passcodeRequired: PasscodeRequirement.Reason? = nil) {
         self.code = code
         self.retryAfterSeconds = retryAfterSeconds
         self.detail = detail
         self.storeError = nil
+        self.passcodeRequired = passcodeRequired
     }
 
     /// The store failed during an evaluation (``Code/storeUnavailable``): it ends, failed closed.
@@ -113,6 +117,7 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
         self.retryAfterSeconds = nil
         self.detail = storeError.description
         self.storeError = storeError
+        self.passcodeRequired = nil
     }
 
     /// Runs `body`, whose store errors become ``Code/storeUnavailable``: for the typed `throws(AuthError)`

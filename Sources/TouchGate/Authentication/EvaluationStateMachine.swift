@@ -42,11 +42,16 @@ public struct EvaluationStateMachine: Sendable {
         public var cancelTitle: String?
         /// How many passcode answers one evaluation accepts.
         public var passcodeTries: Int
+        /// Why the passcode is required before the finger (``PasscodeRequirement``), or `nil`:
+        /// a policy's evaluation then makes no biometric PAM call at all.
+        public var passcodeRequired: PasscodeRequirement.Reason?
+        /// logind reports the lid closed (``LidState``): the reader under it is not waited for.
+        public var lidClosed = false
 
         public init(
             record: UserRecord, configuration: Configuration, remoteHost: String? = nil, biometricStackExists: Bool = true,
             passcodeStackMissing: String? = nil, reason: String = "authenticate", fallbackTitle: String? = "Use Passcode",
-            cancelTitle: String? = "Cancel", passcodeTries: Int = 3
+            cancelTitle: String? = "Cancel", passcodeTries: Int = 3, passcodeRequired: PasscodeRequirement.Reason? = nil
         ) {
             self.record = record
             self.configuration = configuration
@@ -57,6 +62,7 @@ public struct EvaluationStateMachine: Sendable {
             self.fallbackTitle = fallbackTitle
             self.cancelTitle = cancelTitle
             self.passcodeTries = passcodeTries
+            self.passcodeRequired = passcodeRequired
         }
     }
 
@@ -146,6 +152,8 @@ public struct EvaluationStateMachine: Sendable {
     private struct Run: Sendable {
         var snapshot: Snapshot
         var counted: [Factor: Int] = [:]
+        /// The rule that kept the finger from being tried, said at the passcode's first prompt.
+        var fingerRefusedBy: PasscodeRequirement.Reason?
     }
 
     private enum State {
@@ -194,7 +202,14 @@ public struct EvaluationStateMachine: Sendable {
     /// The error of a biometric factor that cannot be used (`code`, from
     /// ``biometricAvailability(record:configuration:remoteHost:stackExists:)`` or a try): in a
     /// remote session, `biometryNotAvailable` says why.
-    public static func biometricError(_ code: AuthError.Code, remoteHost: String?) -> AuthError {
+    public static func biometricError(
+        _ code: AuthError.Code, remoteHost: String?, passcodeRequired: PasscodeRequirement.Reason? = nil
+    ) -> AuthError {
+        if code == .biometryLockout {
+            // A lockout always has a reason; the store's refusal is the failures'.
+            let reason = passcodeRequired ?? .failures
+            return AuthError(code, detail: reason == .failures ? nil : reason.sentence, passcodeRequired: reason)
+        }
         let detail = code == .biometryNotAvailable
             ? remoteHost.map { "This is a remote session (from \($0)): the biometric factor of this machine is not available." }
             : nil
@@ -390,6 +405,16 @@ public struct EvaluationStateMachine: Sendable {
             // only an evaluation it ends gets an audit entry.
             return biometricEnded(run, .unavailable(unavailable), audit: true)
         }
+        if mode != .enrollment, let required = run.snapshot.passcodeRequired, required != .failures {
+            // A rule of PasscodeRequirement: the finger is never tried, no PAM call is made.
+            var run = run
+            run.fingerRefusedBy = required
+            return biometricEnded(run, .unavailable(.biometryLockout), audit: true)
+        }
+        if mode != .enrollment, run.snapshot.lidClosed {
+            // The reader is under the closed lid: device-owner asks for the passcode at once.
+            return biometricEnded(run, .unavailable(.biometryNotAvailable), audit: true)
+        }
         // A lockout is the store's to say (it writes the audit entry), so parallel evaluations agree.
         state = .admitting(run, .biometric, tries: 0, interruption: nil)
         return .admit(.biometric)
@@ -416,7 +441,12 @@ public struct EvaluationStateMachine: Sendable {
             return .finish(AuthError(.authenticationFailed, detail: "Authentication failed: the biometric factor did not match \(Self.times(tries))."),
                            audit: nil)
         case .unavailable(let code):
-            return .finish(Self.biometricError(code, remoteHost: run.snapshot.remoteHost), audit: audit ? .biometric : nil)
+            if code == .biometryNotAvailable, audit, run.snapshot.lidClosed, run.snapshot.remoteHost == nil {
+                return .finish(AuthError(code, detail: "The lid is closed: the biometric factor is not available."), audit: .biometric)
+            }
+            return .finish(Self.biometricError(code, remoteHost: run.snapshot.remoteHost,
+                                               passcodeRequired: audit ? run.snapshot.passcodeRequired : nil),
+                           audit: audit ? .biometric : nil)
         }
     }
 
@@ -453,10 +483,12 @@ public struct EvaluationStateMachine: Sendable {
 
     /// Which try of `factor` this is, and what Enter and Ctrl-C do at it.
     private func step(_ run: Run, for factor: Factor, attempt: Int) -> PromptStep {
-        PromptStep(
+        var step = PromptStep(
             factor: factor, attempt: attempt, tries: triesAllowed(run, factor), reason: run.snapshot.reason,
             user: run.snapshot.record.name, enterTitle: factor == .biometric ? run.snapshot.fallbackTitle : nil,
             cancelTitle: run.snapshot.cancelTitle)
+        if factor == .passcode { step.passcodeRequired = run.fingerRefusedBy }
+        return step
     }
 
     private func triesAllowed(_ run: Run, _ factor: Factor) -> Int {

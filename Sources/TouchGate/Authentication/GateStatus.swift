@@ -19,13 +19,18 @@ public struct GateStatus: Sendable, Equatable {
     }
 
     /// The status of `user` (whose record is `record`) under `configuration`, at `now`.
-    init(user: String, session: String, record: UserRecord, configuration: Configuration, remoteHost: String?, now: Double) {
+    init(user: String, session: String, record: UserRecord, configuration: Configuration, remoteHost: String?, now: Double,
+         bootID: String? = BootID.current()) {
         let lockout = LockoutPolicy(configuration: configuration)
         var lines: [String] = []
         if let host = remoteHost {
             lines.append("  Remote session (from \(host)): unlock with the passcode of \(user).")
         } else if !record.enrolled || configuration.biometricService.isEmpty {
             lines.append("  Unlock with the passcode of \(user).")
+        } else if let required = PasscodeRequirement(configuration: configuration).reason(for: record, bootID: bootID, now: now),
+                  required != .failures {
+            // As iOS's lock screen: why the finger is not asked for.
+            lines.append("  \(required.sentence)")
         } else if lockout.biometricLockedOut(failures: record.biometricFailures) {
             lines.append("  Biometrics are locked out after \(record.biometricFailures) failures: use the passcode.")
         } else {

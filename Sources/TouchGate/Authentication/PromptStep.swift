@@ -16,6 +16,9 @@ public struct PromptStep: Sendable, Equatable {
     /// What Ctrl-C does, by its label (`AuthContext.cancelTitle`); `nil` when it is not offered
     /// (at the gate it only clears the line).
     public var cancelTitle: String?
+    /// At the passcode's first try when a rule (``PasscodeRequirement``) kept the finger from
+    /// being tried: why, for the prompt to say it as iOS does.
+    public var passcodeRequired: PasscodeRequirement.Reason?
 
     public init(factor: Factor, attempt: Int, tries: Int, reason: String, user: String, enterTitle: String?, cancelTitle: String?) {
         self.factor = factor

@@ -16,7 +16,9 @@ public enum PromptWording {
             case .passcode: choices = "passcode for \(step.user)"
             }
             if let cancel = step.cancelTitle { choices += (choices.isEmpty ? "" : "; ") + "Ctrl-C: \(cancel)" }
-            return ["touchgate: \(step.reason)" + (choices.isEmpty ? "" : " (\(choices))")]
+            // Why the finger was not asked for, as iOS says it ("Your passcode is required after a restart.").
+            let why = step.passcodeRequired.map { ["touchgate: \($0.sentence)"] } ?? []
+            return why + ["touchgate: \(step.reason)" + (choices.isEmpty ? "" : " (\(choices))")]
         case .tryFailed(let factor, let left):
             return ["touchgate: " + wrongTry(factor, left)]
         case .factorUnavailable(_, let code):

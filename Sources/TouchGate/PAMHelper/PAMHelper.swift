@@ -111,9 +111,13 @@ public enum PAMHelper {
         let configuration = try ledger.configuration(user: request.user)
         var record = try ledger.user(request.user)
         record.enrolled = true
+        // A rule that requires the passcode (a restart, an idle spell, a lockdown) skips the reader.
+        if ledger.passcodeRequired(record: record, configuration: configuration) != nil { return false }
         return EvaluationStateMachine.biometricAvailability(
             record: record, configuration: configuration, remoteHost: request.remote,
             stackExists: checker.serviceExists(configuration.biometricService)) == nil
+            // A closed lid (logind's LidClosed): the passcode prompt comes at once.
+            && !LidState.closed()
     }
 
     /// A user name that does not exist (sshd's invalid users): asked for a password as pam_unix

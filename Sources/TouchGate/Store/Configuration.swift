@@ -15,6 +15,9 @@ public struct Configuration: Equatable, Sendable {
         case passcodeService = "passcode-service"
         case biometricService = "biometric-service"
         case logRetention = "log-retention"
+        case passcodeAfterIdleHours = "passcode-after-idle-hours"
+        case passcodeMaxAgeHours = "passcode-max-age-hours"
+        case biometricMaxAgeHours = "biometric-max-age-hours"
 
         /// The value a user who never set the key has: the stored properties' initial values below,
         /// which are the one place the defaults are written.
@@ -47,6 +50,12 @@ public struct Configuration: Equatable, Sendable {
     public var biometricService = "touchgate-biometric"
     /// How many audit entries of the user the store keeps (the newest); see ``Store/pruneAudit(user:)``.
     public var logRetention = 1000
+    /// The passcode is required after this many hours without an unlock of any kind (iOS: 48).
+    public var passcodeAfterIdleHours = 48
+    /// With ``biometricMaxAgeHours``: the passcode is required when it has not been used for
+    /// this many hours and the finger not for that many (iOS: 156 and 4).
+    public var passcodeMaxAgeHours = 156
+    public var biometricMaxAgeHours = 4
 
     /// The fewest audit entries `log-retention` may keep.
     public static let minimumLogRetention = 10
@@ -75,6 +84,9 @@ public struct Configuration: Equatable, Sendable {
         case .passcodeService: passcodeService
         case .biometricService: biometricService
         case .logRetention: String(logRetention)
+        case .passcodeAfterIdleHours: String(passcodeAfterIdleHours)
+        case .passcodeMaxAgeHours: String(passcodeMaxAgeHours)
+        case .biometricMaxAgeHours: String(biometricMaxAgeHours)
         }
     }
 
@@ -92,6 +104,9 @@ public struct Configuration: Equatable, Sendable {
         case .passcodeService: .string(passcodeService)
         case .biometricService: .string(biometricService)
         case .logRetention: .int(logRetention)
+        case .passcodeAfterIdleHours: .int(passcodeAfterIdleHours)
+        case .passcodeMaxAgeHours: .int(passcodeMaxAgeHours)
+        case .biometricMaxAgeHours: .int(biometricMaxAgeHours)
         }
     }
 
@@ -125,6 +140,9 @@ public struct Configuration: Equatable, Sendable {
         case .passcodeService: passcodeService = try service(allowEmpty: false)
         case .biometricService: biometricService = try service(allowEmpty: true)
         case .logRetention: logRetention = try integer(in: Self.minimumLogRetention...1_000_000)
+        case .passcodeAfterIdleHours: passcodeAfterIdleHours = try integer(in: 1...8760)
+        case .passcodeMaxAgeHours: passcodeMaxAgeHours = try integer(in: 1...8760)
+        case .biometricMaxAgeHours: biometricMaxAgeHours = try integer(in: 1...8760)
         case .passcodeDelays:
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             let delays = parts.compactMap { Int($0) }.filter { (0...86_400).contains($0) }
@@ -154,6 +172,10 @@ public struct Configuration: Equatable, Sendable {
         case .biometricService: !newValue.biometricService.isEmpty && newValue.biometricService != biometricService
         // Keeping fewer entries erases the record of past attempts.
         case .logRetention: newValue.logRetention < logRetention
+        // A longer spell before the passcode is asked again lets the finger alone unlock longer.
+        case .passcodeAfterIdleHours: newValue.passcodeAfterIdleHours > passcodeAfterIdleHours
+        case .passcodeMaxAgeHours: newValue.passcodeMaxAgeHours > passcodeMaxAgeHours
+        case .biometricMaxAgeHours: newValue.biometricMaxAgeHours > biometricMaxAgeHours
         }
     }
 
@@ -163,7 +185,8 @@ public struct Configuration: Equatable, Sendable {
     /// Defined next to ``weakens(_:to:)``, key by key, in the same direction: afterwards
     /// `floor.weakens(key, to: self)` is false, and a value that did not weaken is kept.
     /// More tries, a longer grace or reuse window, a later idle relock (or none), a shorter
-    /// passcode wait, fewer audit entries kept are weaker; a service other than the floor's is
+    /// passcode wait, fewer audit entries kept, more hours before
+    /// the passcode is required again are weaker; a service other than the floor's is
     /// weaker (the biometric factor turned off is not).
     public mutating func raise(_ key: Key, toAtLeast floor: Configuration) {
         switch key {
@@ -182,6 +205,9 @@ public struct Configuration: Equatable, Sendable {
         case .passcodeService: passcodeService = floor.passcodeService
         case .biometricService: if !biometricService.isEmpty { biometricService = floor.biometricService }
         case .logRetention: logRetention = max(logRetention, floor.logRetention)
+        case .passcodeAfterIdleHours: passcodeAfterIdleHours = min(passcodeAfterIdleHours, floor.passcodeAfterIdleHours)
+        case .passcodeMaxAgeHours: passcodeMaxAgeHours = min(passcodeMaxAgeHours, floor.passcodeMaxAgeHours)
+        case .biometricMaxAgeHours: biometricMaxAgeHours = min(biometricMaxAgeHours, floor.biometricMaxAgeHours)
         }
     }
 

@@ -90,6 +90,7 @@ extension Store {
                                biometric_failures = 0, last_success = ? WHERE name = ?
                         """ : "UPDATE users SET biometric_failures = 0, last_success = ? WHERE name = ?",
                         .real(now), .text(user))
+                    try recordUnlock(factor, user: user, now: now)
                     outcome = .success
                 case .verifiedButCancelled(let cancel):
                     try database.run(factor == .passcode ? """

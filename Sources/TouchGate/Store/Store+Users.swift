@@ -8,7 +8,9 @@ extension Store {
         var record = UserRecord(name: name)
         let rows = try database.rows("""
             SELECT enabled, enrolled, domain_state, biometric_failures, passcode_failures,
-                   last_passcode_failure, last_success
+                   last_passcode_failure, last_success,
+                   last_passcode_success, last_passcode_boot, last_biometric_success, lockdown, admin_lock,
+                   (SELECT max(time) FROM audit WHERE audit.user = users.name)
             FROM users WHERE name = ?
             """, .text(name))
         if let row = rows.first {
@@ -19,6 +21,12 @@ extension Store {
             record.passcodeFailures = row[4].int ?? 0
             record.lastPasscodeFailure = row[5].double
             record.lastSuccess = row[6].double
+            record.lastPasscodeSuccess = row[7].double
+            record.lastPasscodeBoot = row[8].string
+            record.lastBiometricSuccess = row[9].double
+            record.lockdown = row[10].int != 0
+            record.adminLock = row[11].int != 0
+            record.latestEntry = row[12].double
         }
         return record
     }

@@ -9,6 +9,17 @@ public struct UserRecord: Equatable, Sendable {
     public var passcodeFailures = 0
     public var lastPasscodeFailure: Double?
     public var lastSuccess: Double?
+    /// The last passcode success, and the boot id it happened in (``PasscodeRequirement``).
+    public var lastPasscodeSuccess: Double?
+    public var lastPasscodeBoot: String?
+    public var lastBiometricSuccess: Double?
+    /// The user's own `touchgate lockdown`, until the next passcode success.
+    public var lockdown = false
+    /// An administrator's `touchgate --system lockdown`, until the next passcode success.
+    public var adminLock = false
+    /// The time of the user's latest audit entry: a time the clock has reached, so a clock set
+    /// back afterwards cannot make a rule younger.
+    public var latestEntry: Double?
 
     public init(name: String) {
         self.name = name
