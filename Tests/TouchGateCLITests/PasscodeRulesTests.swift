@@ -146,7 +146,7 @@ import Testing
                                  "--system", "--json", "lockdown", "--user", PAMHost.user])
         #expect(lock.status == 0, "\(lock)")
         #expect(lock.json?["passcodeRequired"] as? String == "adminLock", "\(lock)")
-        #expect(try host.ledger("SELECT admin_lock FROM users WHERE name = 'alice'") == "1")
+        #expect(try host.ledger("SELECT admin_lock FROM users WHERE name = 'tgtest-alice'") == "1")
         let login = try host.terminalLogin(from: "")
         try login.waitFor("Password:")
         // The host's prompt alone, as pam_unix's (a reader stack without a reader must not add a line to every sudo).
@@ -154,7 +154,7 @@ import Testing
         login.type(PAMHost.password + "\r")
         #expect(try login.wait() == 0, "\(login.screen.debugDescription)")
         #expect(host.calls("biometric").isEmpty, "\(host.calls("biometric"))")
-        #expect(try host.ledger("SELECT admin_lock FROM users WHERE name = 'alice'") == "0")
+        #expect(try host.ledger("SELECT admin_lock FROM users WHERE name = 'tgtest-alice'") == "0")
         // The password lifted it: the reader is tried again, and unlocks.
         let next = try host.terminalLogin(from: "")
         #expect(try next.wait() == 0, "\(next.screen.debugDescription)")
@@ -164,16 +164,16 @@ import Testing
     /// Root's `touchgate --user NAME lockdown` locks NAME's own store (as its user: the files stay theirs).
     @Test func rootLocksAUsersOwnStore() throws {
         let host = try PAMHost()
-        let made = try host.run(PAMHost.asUser(["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(host.home("alice"))",
+        let made = try host.run(PAMHost.asUser(["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(host.home("tgtest-alice"))",
                                                 TestEnvironment.binary, "status"]))
         #expect(made.status == 0, "\(made)")
-        let store = host.home("alice") + "/.local/state/touchgate/touchgate.sqlite"
+        let store = host.home("tgtest-alice") + "/.local/state/touchgate/touchgate.sqlite"
         let lock = try host.run(["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(host.path)/roothome", TestEnvironment.binary,
-                                 "--user", "alice", "--json", "lockdown"])
+                                 "--user", "tgtest-alice", "--json", "lockdown"])
         #expect(lock.status == 0, "\(lock)")
         #expect(lock.json?["passcodeRequired"] as? String == "adminLock", "\(lock)")
         #expect(lock.json?["store"] as? String == store)
-        let flags = try TestEnvironment.execute("/usr/bin/sqlite3", [store, "SELECT admin_lock, lockdown FROM users WHERE name = 'alice'"],
+        let flags = try TestEnvironment.execute("/usr/bin/sqlite3", [store, "SELECT admin_lock, lockdown FROM users WHERE name = 'tgtest-alice'"],
                                                 environment: ["PATH": "/usr/bin"])
         #expect(flags.stdout == "1|0\n", "\(flags)")
         var info = stat()
@@ -189,7 +189,7 @@ import Testing
         login.type(PAMHost.password + "\r")
         #expect(try login.wait() == 0, "\(login.screen.debugDescription)")
         #expect(host.calls("biometric").isEmpty)
-        #expect(try host.ledger("SELECT last_passcode_boot FROM users WHERE name = 'alice'")
+        #expect(try host.ledger("SELECT last_passcode_boot FROM users WHERE name = 'tgtest-alice'")
                 == (try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
