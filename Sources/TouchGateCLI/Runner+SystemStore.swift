@@ -25,6 +25,16 @@ extension Runner {
         return String(cString: directory) + "/.local/state/touchgate/touchgate.sqlite"
     }
 
+    /// Whether this is an administrator's command: `--system`, or root opening another user's own
+    /// store (`--user NAME` with neither `--store` nor `TOUCHGATE_STORE`, ``storeOfUserForRoot()``).
+    /// A store named explicitly is the store's own user's, whoever runs the command and whatever
+    /// accounts the host has.
+    var isAdministratorsCommand: Bool {
+        if invocation.system { return true }
+        guard (invocation.storePath ?? environment["TOUCHGATE_STORE"] ?? "").isEmpty else { return false }
+        return storeOfUserForRoot() != nil
+    }
+
     /// Opening `--user NAME`'s own store as root: the store must exist (nothing is made for
     /// NAME), and the process becomes NAME first, so the store's checks (its directories and
     /// files belong to the invoking user) hold and no file of it is left root's.
@@ -55,7 +65,7 @@ extension Runner {
     /// The corresponding C function is `getpwuid`.
     func invokingActor() -> String? {
         guard let name = invokingUserName() else { return nil }
-        guard invocation.system || storeOfUserForRoot() != nil else { return name }
+        guard isAdministratorsCommand else { return name }
         var notes: [String] = []
         if let bytes = fileContents("/proc/self/loginuid"),
            let uid = UInt32(String(decoding: bytes.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)), uid != UInt32.max {
