@@ -129,8 +129,8 @@ import Testing
     }
 
     /// A server whose session began before the snippet was loaded (README's `tmux source-file`
-    /// into a running server): the store has no row for it, yet a screen lock locks its clients,
-    /// because the watcher finds the server in tmux's socket directory. A reattach then records
+    /// into a running server), its record then lost: the store has no row for it, yet a screen
+    /// lock locks its clients, because the watcher finds the server in tmux's socket directory. A reattach then records
     /// the session with its socket.
     @Test func aTmuxServerTheHooksNeverRecordedIsLockedToo() throws {
         let bus = try LogindBus()
@@ -142,7 +142,14 @@ import Testing
         try tmux.startInnerSession("s", command: "printf '\(TmuxGateTests.marker)\\n'; exec /bin/sh", snippet: false)
         try tmux.attach("s")
         try tmux.waitForScreen(containing: TmuxGateTests.marker)
+        let recorded = try tmux.sessionID("s")
         try tmux.inner("source-file", tmux.configuration)
+        // Sourcing records the server's sessions in the background (`tmux-hook sourced`): once it
+        // has, they are forgotten, so only tmux's socket directory leads the watcher to the server.
+        try gateEventually("the session recorded when the snippet was sourced") {
+            try world.sqlite("SELECT count(*) FROM sessions WHERE id = '\(recorded)'") == "1"
+        }
+        _ = try world.sqlite("DELETE FROM sessions")
         #expect(try Self.rows(world).isEmpty)
         let watcher = try Self.startWatcher(world, bus)
         defer { watcher.signal(SIGTERM) }
