@@ -95,7 +95,7 @@ import Testing
         let alone = world.directory.appendingPathComponent("elsewhere/bin")
         try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
         let copy = alone.appendingPathComponent("touchgate").path
-        try FileManager.default.copyItem(atPath: TestEnvironment.binary, toPath: copy)
+        try TestEnvironment.copyExecutable(TestEnvironment.binary, to: copy)
         #expect(try FileManager.default.contentsOfDirectory(atPath: alone.path) == ["touchgate"])
 
         let status = try TestEnvironment.execute(copy, ["--json", "status"], environment: world.environment)

@@ -102,7 +102,7 @@ import TouchGateCLI
         let build = scratch.appendingPathComponent("build")
         try FileManager.default.createDirectory(at: build, withIntermediateDirectories: true)
         let binary = build.appendingPathComponent("touchgate").path
-        try FileManager.default.copyItem(atPath: TestEnvironment.binary, toPath: binary)
+        try TestEnvironment.copyExecutable(TestEnvironment.binary, to: binary)
         let builtWatcher = URL(fileURLWithPath: TestEnvironment.binary).deletingLastPathComponent()
             .appendingPathComponent("touchgate-watch").path
         try FileManager.default.copyItem(
@@ -304,7 +304,7 @@ import TouchGateCLI
         let build = scratch.appendingPathComponent("build")
         try FileManager.default.createDirectory(at: build, withIntermediateDirectories: true)
         let binary = build.appendingPathComponent("touchgate").path
-        try FileManager.default.copyItem(atPath: TestEnvironment.binary, toPath: binary)
+        try TestEnvironment.copyExecutable(TestEnvironment.binary, to: binary)
         let watcher = build.appendingPathComponent("touchgate-watch").path
         try Data("#!/bin/sh\necho watcher\n".utf8).write(to: URL(fileURLWithPath: watcher))
         chmod(watcher, 0o755)

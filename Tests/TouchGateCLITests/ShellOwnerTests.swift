@@ -281,7 +281,7 @@ import TouchGate
     @Test func aGateThatCannotRunEndsTheOwnerAndHangsUpTheProgram() throws {
         let world = try Self.lockedWorld()
         let copy = world.directory.appendingPathComponent("touchgate-copy").path
-        try FileManager.default.copyItem(atPath: TestEnvironment.binary, toPath: copy)
+        try TestEnvironment.copyExecutable(TestEnvironment.binary, to: copy)
         let inner = Self.markPath(world, "inner.sh")
         try "#!/bin/sh\necho $$ > '\(Self.markPath(world, "inner-pid"))'\nPS1='\(OwnerHarness.prompt) ' exec /bin/bash --norc -i\n"
             .write(toFile: inner, atomically: true, encoding: .utf8)

@@ -15,11 +15,11 @@ import Testing
         let bin = world.directory.appendingPathComponent("bin")
         try files.createDirectory(at: bin, withIntermediateDirectories: true)
         let touchgate = bin.appendingPathComponent("touchgate").path
-        try files.copyItem(atPath: TestEnvironment.binary, toPath: touchgate)
+        try TestEnvironment.copyExecutable(TestEnvironment.binary, to: touchgate)
         if let watcherDirectory {
             let directory = world.directory.appendingPathComponent(watcherDirectory)
             try files.createDirectory(at: directory, withIntermediateDirectories: true)
-            try files.copyItem(atPath: watcher, toPath: directory.appendingPathComponent("touchgate-watch").path)
+            try TestEnvironment.copyExecutable(watcher, to: directory.appendingPathComponent("touchgate-watch").path)
         }
         return touchgate
     }

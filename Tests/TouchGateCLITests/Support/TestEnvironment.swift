@@ -184,6 +184,17 @@ final class TestEnvironment: @unchecked Sendable {
     }
 }
 
+extension TestEnvironment {
+    /// Copies an executable the test will run, through `cp(1)`: the test process never holds a
+    /// file descriptor open for writing on it. (With `FileManager.copyItem` another test's child,
+    /// forked while the copy was written, inherited that descriptor until its own exec, and
+    /// executing the copy then failed with ETXTBSY, "Text file busy".)
+    static func copyExecutable(_ source: String, to destination: String) throws {
+        let copy = try execute("/bin/cp", [source, destination], environment: [:])
+        guard copy.status == 0 else { throw TestFailure("cp \(source) \(destination): \(copy)") }
+    }
+}
+
 struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
