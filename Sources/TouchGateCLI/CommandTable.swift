@@ -24,7 +24,8 @@ public enum CommandTable {
                 + "With --system: the ledger's counters for --user NAME (no lock, enrollment, sessions or watcher: the ledger "
                 + "has none) and the remote hosts' passcode count, a budget apart from the local keyboard's; an unknown user "
                 + "exiting 65; without --user, every user of the ledger with a failure counted (locally or by remote hosts) "
-                + "and when each can try the passcode again.",
+                + "or under a lockdown (LOCK: lockdown, admin or both), when each can try the passcode again, and why the "
+                + "passcode is required (PASSCODE REQUIRED).",
             jsonKeys: ["user (when a user is shown: not --system without --user)", "store", "storeId",
                        "enabled (when not --system)", "enrolled (when not --system)", "domainState (when not --system)",
                        "biometricFailures (when a user is shown)", "biometryLockedOut (when a user is shown)",
@@ -37,8 +38,8 @@ public enum CommandTable {
                        "remotePasscodeFailures (when --system with a user: remote hosts' passcode failures, a budget of their own)",
                        "remoteRetryAfterSeconds (when --system with a user: the remote hosts' wait, or null)",
                        "users (when --system without --user: [{user, biometricFailures, biometryLockedOut, passcodeFailures, "
-                        + "retryAfterSeconds, retryAt, remotePasscodeFailures, remoteRetryAfterSeconds}], each user with a "
-                        + "failure counted, locally or by remote hosts)"],
+                        + "retryAfterSeconds, retryAt, remotePasscodeFailures, remoteRetryAfterSeconds, lockdown, adminLock, "
+                        + "passcodeRequired}], each user with a failure counted, locally or by remote hosts, or a lockdown)"],
             exits: [.badValue, .store]
         ) { _ throws(UsageError) in .status },
         CommandSpec(

@@ -30,7 +30,7 @@ struct BenchScriptsTests {
         let run = Self.bench.appendingPathComponent("run").path
         let help = try TestEnvironment.execute(run, ["--help"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(help.status == 0 && help.stderr.isEmpty, "\(help)")
-        for mode in ["main", "store-size", "watch", "shell", "fingerprint", "pam"] {
+        for mode in ["main", "store-size", "watch", "shell", "fingerprint", "pam", "lid"] {
             #expect(help.stdout.contains("bench/run-\(mode)"), "bench/run --help does not name bench/run-\(mode)")
             let script = Self.bench.appendingPathComponent("run-\(mode)").path
             #expect(FileManager.default.isExecutableFile(atPath: script), "\(script)")

@@ -113,10 +113,34 @@ struct SystemStoreCommandTests {
         #expect(!FileManager.default.fileExists(atPath: host.home("tgtest-bob") + "/.local"))
     }
 
+    /// A user locked down by the administrator (or by themselves) is listed without a failure counted.
+    @Test func withoutAUserStatusListsTheLockedDownUsersToo() throws {
+        let host = try PAMHost()
+        let lock = try touchgate(host, ["--system", "lockdown", "--user", "tgtest-bob"])
+        #expect(lock.status == 0, "\(lock)")
+        let listing = try touchgate(host, ["--system", "--json", "status"])
+        JSONContractTests.check("status", listing)
+        let users = try #require(listing.json?["users"] as? [[String: Any]], "\(listing)")
+        let row = try #require(users.first { $0["user"] as? String == "tgtest-bob" }, "\(listing)")
+        #expect(row["adminLock"] as? Bool == true, "\(listing)")
+        #expect(row["lockdown"] as? Bool == false, "\(listing)")
+        #expect(row["passcodeRequired"] as? String == "adminLock", "\(listing)")
+        #expect(row["biometricFailures"] as? Int == 0 && row["passcodeFailures"] as? Int == 0, "\(listing)")
+        let text = try touchgate(host, ["--system", "status"])
+        #expect(text.stdout.contains("LOCK") && text.stdout.contains("PASSCODE REQUIRED"), "\(text)")
+        let line = try #require(text.stdout.split(separator: "\n").first { $0.hasPrefix("tgtest-bob ") }, "\(text)")
+        #expect(line.contains(" admin ") && line.hasSuffix("adminLock"), "\(text)")
+        // A passcode success at sudo lifts it: bob is no longer listed.
+        let right = try host.run(["pamtester", "tgtest", PAMHost.target, "authenticate"], input: PAMHost.targetPassword + "\n")
+        #expect(right.status == 0, "\(right)")
+        let after = try touchgate(host, ["--system", "status"])
+        #expect(!after.stdout.contains("tgtest-bob"), "\(after)")
+    }
+
     @Test func withoutAUserStatusListsEveryUserWithFailuresAndWhenEachCanTryAgain() throws {
         let host = try PAMHost()
         let empty = try touchgate(host, ["--system", "status"])
-        #expect(empty.status == 0 && empty.stdout.contains("no user has a failure counted"), "\(empty)")
+        #expect(empty.status == 0 && empty.stdout.contains("no user has a failure counted or a lockdown"), "\(empty)")
         // tgtest-alice waits 60 s after one wrong password; tgtest-bob has nothing counted and is not listed.
         let delays = try touchgate(host, ["--system", "config", "set", "passcode-delays", "0,60", "--user", "tgtest-alice"])
         #expect(delays.status == 0, "\(delays)")

@@ -14,6 +14,24 @@ struct HostWordingTests {
         #expect(wording.takePending().isEmpty)
     }
 
+    /// A rule that kept the finger from being tried: one line above the password prompt, at its
+    /// first try, even when silent (sudo's PAM_SILENT); never to a remote host, nor to a user
+    /// whose finger never unlocked.
+    @Test(arguments: [false, true])
+    func aRulesReasonIsSaidAboveTheFirstPasswordPrompt(silent: Bool) {
+        var first = step(.passcode)
+        first.passcodeRequired = .restart
+        #expect(HostWording(silent: silent).lines(for: .tryStarted(first)) == ["touchgate: Your passcode is required after a restart."])
+        #expect(HostWording(silent: silent, remote: true).lines(for: .tryStarted(first)).isEmpty)
+        var second = first
+        second.attempt = 2
+        #expect(HostWording(silent: silent).lines(for: .tryStarted(second)).isEmpty)
+        // A user who never unlocked with a finger is not told why a reader was not asked.
+        let neverUsed = HostWording(silent: silent)
+        neverUsed.fingerUsed = false
+        #expect(neverUsed.lines(for: .tryStarted(first)).isEmpty)
+    }
+
     @Test func aBiometricTryThatShowedNothingEndsUnseen() {
         let wording = HostWording(silent: false)
         #expect(wording.lines(for: .tryStarted(step(.biometric))).isEmpty)

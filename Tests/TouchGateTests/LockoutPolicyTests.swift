@@ -54,6 +54,7 @@ import Testing
 @Suite(.removesItsFiles) struct StoreAttemptTests {
     @Test func everyAdmittedBiometricAttemptCountsUntilSettled() throws {
         let store = try Store(path: temporaryStorePath(), clock: TestClock())
+        try store.passcodeSucceededInThisBoot(user: "alice")
         let configuration = Configuration()
         for expected in 1...5 {
             guard case .admitted(let attempt) = try store.admitAttempt(
@@ -70,6 +71,7 @@ import Testing
 
     @Test func aCancelBeforeAnsweringIsTakenBack() throws {
         let store = try Store(path: temporaryStorePath(), clock: TestClock())
+        try store.passcodeSucceededInThisBoot(user: "alice")
         guard case .admitted(let attempt) = try store.admitAttempt(
             .biometric, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: Configuration())
         else { Issue.record("not admitted"); return }
@@ -81,6 +83,7 @@ import Testing
 
     @Test func aPasscodeSuccessClearsBothCounters() throws {
         let store = try Store(path: temporaryStorePath(), clock: TestClock())
+        try store.passcodeSucceededInThisBoot(user: "alice")
         let configuration = Configuration()
         for _ in 0..<5 {
             if case .admitted(let attempt) = try store.admitAttempt(

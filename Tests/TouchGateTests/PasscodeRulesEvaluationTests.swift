@@ -89,6 +89,49 @@ import Testing
         #expect(try store.user("alice").lockdown == false)
     }
 
+    /// A lockdown written after the evaluation read the record, before its biometric admission
+    /// (another process's `touchgate lockdown`, an administrator's): the admitting transaction
+    /// sees it, so the finger is refused without a PAM call and nothing is counted.
+    @Test func aLockdownBetweenTheReadAndTheAdmissionIsSeen() throws {
+        for byAdministrator in [false, true] {
+            let (store, _) = try Self.setUp()
+            try store.passcodeSucceededInThisBoot(user: "alice")
+            let record = try store.user("alice")
+            let configuration = try store.configuration(user: "alice")
+            try store.lockdown(user: "alice", byAdministrator: byAdministrator, session: nil)
+            let reason: PasscodeRequirement.Reason = byAdministrator ? .adminLock : .lockdown
+            let biometric = Checker([EvaluationTests.result(.success)])
+            #expect(throws: AuthError(.biometryLockout, detail: reason.sentence, passcodeRequired: reason)) {
+                try Self.context(store, passcode: Checker([]), biometric: biometric)
+                    .evaluateSynchronously(.biometrics, reason: "test", configuration: configuration, record: record)
+            }
+            #expect(biometric.calls.withLock { $0 }.isEmpty, "the reader was called after a lockdown")
+            #expect(try store.user("alice").biometricFailures == 0)
+            #expect(try store.auditEntries(limit: 1).first?.outcome == AuditOutcome.error(.biometryLockout).rawValue)
+            // Device-owner goes to the passcode, whose first prompt says why; its success lifts the lock.
+            let passcode = Checker([EvaluationTests.result(.success)])
+            let silent = EvaluationTests.Silent()
+            try AuthContext(user: "alice", store: store, checker: passcode, biometricChecker: biometric, prompts: silent)
+                .evaluateSynchronously(.deviceOwner, reason: "test", configuration: configuration, record: record)
+            #expect(biometric.calls.withLock { $0 }.isEmpty)
+            #expect(passcode.calls.withLock { $0 } == ["touchgate"])
+            #expect(try store.passcodeRequired(user: "alice") == nil)
+        }
+    }
+
+    /// The store's own answer: a biometric admission under a rule is refused as such, counted nowhere.
+    @Test func theAdmissionRefusesTheFingerUnderARule() throws {
+        let (store, _) = try Self.setUp()
+        let configuration = Configuration()
+        #expect(try store.admitAttempt(.biometric, user: "alice", session: nil, purpose: nil, configuration: configuration)
+            == .passcodeRequired(.restart))
+        try store.passcodeSucceededInThisBoot(user: "alice")
+        try store.lockdown(user: "alice", byAdministrator: false, session: nil)
+        #expect(try store.admitAttempt(.biometric, user: "alice", session: nil, purpose: nil, configuration: configuration)
+            == .passcodeRequired(.lockdown))
+        #expect(try store.user("alice").biometricFailures == 0)
+    }
+
     /// A lockdown ends the reuse window of an earlier success too.
     @Test func lockdownEndsTheReuseOfASuccess() throws {
         let (store, clock) = try Self.setUp()

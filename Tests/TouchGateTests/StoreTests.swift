@@ -154,6 +154,7 @@ import Testing
 
     @Test func aSettlementLeavesCommitsSyncedAgain() throws {
         let store = try Store(path: temporaryStorePath())
+        try store.passcodeSucceededInThisBoot(user: "alice")
         #expect(try store.database.scalar("PRAGMA synchronous")?.int == 2, "FULL")
         guard case .admitted(let attempt) = try store.admitAttempt(
             .biometric, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: Configuration()) else {

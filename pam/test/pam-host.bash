@@ -14,6 +14,8 @@
 #   DIR/touchgate-pam-helper   copied to /run/touchgate/touchgate-pam-helper (root-owned, 0755,
 #                              in root-owned directories, as the module requires); /run is a
 #                              private tmpfs
+#   DIR/touchgate-pam-helper.real   copied beside it, when it exists (the helper itself, when
+#                              DIR/touchgate-pam-helper is faketime-helper.bash, which runs it)
 #   BUS_SOCKET (environment)   a private system bus's socket, bind-mounted at
 #                              /run/dbus/system_bus_socket, where the helper's biometric stack
 #                              (pam_fprintd, with a cleared environment) looks for the system bus
@@ -41,6 +43,9 @@ mount -t tmpfs -o mode=755 tmpfs /run
 mkdir -m 755 /run/touchgate /run/dbus /run/sudo
 if [ -e "$dir/touchgate-pam-helper" ]; then
     install -m 755 -o root -g root "$dir/touchgate-pam-helper" /run/touchgate/touchgate-pam-helper
+fi
+if [ -e "$dir/touchgate-pam-helper.real" ]; then
+    install -m 755 -o root -g root "$dir/touchgate-pam-helper.real" /run/touchgate/touchgate-pam-helper.real
 fi
 if [ -n "${BUS_SOCKET:-}" ]; then
     touch /run/dbus/system_bus_socket

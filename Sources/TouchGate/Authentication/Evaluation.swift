@@ -92,6 +92,7 @@ final class Evaluation: Sendable {
         switch admission {
         case .admitted(let attempt): admitted = machine.withLock { $0.admitted(attempt) }
         case .lockedOut: return machine.withLock { $0.lockedOut() }
+        case .passcodeRequired(let reason): return machine.withLock { $0.passcodeRequired(reason) }
         case .throttled(let wait): return machine.withLock { $0.throttled(retryAfterSeconds: wait) }
         }
         let settlement: EvaluationStateMachine.CheckEndedAction

@@ -273,6 +273,18 @@ public struct EvaluationStateMachine: Sendable {
         refused(retryAfterSeconds: nil)
     }
 
+    /// The store refused the finger: a rule of ``PasscodeRequirement`` held as it admitted the
+    /// try (a lockdown set since the evaluation read the record). Device-owner asks for the
+    /// passcode, saying why; biometrics ends with biometryLockout and the reason (the store wrote
+    /// the audit entry).
+    public mutating func passcodeRequired(_ reason: PasscodeRequirement.Reason) -> NextAction {
+        guard case .admitting(var run, .biometric, _, let interruption) = state else { preconditionFailure("not admitting the finger") }
+        if let interruption { return finish(AuthError(interruption.code)) }
+        run.fingerRefusedBy = reason
+        if policy == .deviceOwner { return startPasscode(run) }
+        return finish(Self.biometricError(.biometryLockout, remoteHost: run.snapshot.remoteHost, passcodeRequired: reason))
+    }
+
     /// The store refused the try, or the passcode's prompt before it (``NextAction/ask(_:)``):
     /// the passcode is throttled for `seconds`.
     public mutating func throttled(retryAfterSeconds seconds: Int) -> NextAction {

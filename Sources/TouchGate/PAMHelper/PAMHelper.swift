@@ -49,7 +49,7 @@ public enum PAMHelper {
         let base = PAMCredentialChecker(terminal: request.terminalPath ?? (request.terminal.isEmpty ? nil : request.terminal),
                                         remoteHost: remote)
         // A remote host is told no counts or delays: nothing to pace a guessing run by.
-        let wording = HostWording(silent: request.silent || remote != nil)
+        let wording = HostWording(silent: request.silent, remote: remote != nil)
         // Ctrl-C and Ctrl-\ at the terminal reach the host's process group, the helper's too.
         let interrupter = Interrupter()
         SignalRelay.install([SIGINT, SIGQUIT, SIGTERM, SIGHUP], to: interrupter)
@@ -59,6 +59,8 @@ public enum PAMHelper {
         }
         // A remote host's passcode tries have a budget of their own (RemoteAttemptLedger).
         let ledger: any AttemptLedger = remote == nil ? store : RemoteAttemptLedger(store: store)
+        // A rule's reason is said only to a user whose finger unlocked here before (HostWording).
+        wording.fingerUsed = try ledger.user(request.user).lastBiometricSuccess != nil
         // The helper asks on the terminal itself only where the host would, and only for the
         // biometric factor's sake (the reader waits while the password can be typed); otherwise
         // the host's own conversation asks, with the host's own prompt.

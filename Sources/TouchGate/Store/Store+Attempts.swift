@@ -16,17 +16,18 @@ extension Store {
                 try database.run("INSERT INTO users (name) VALUES (?) ON CONFLICT (name) DO NOTHING", .text(user))
                 let record = try readUser(user)
                 let now = clock.now
-                let lockout = LockoutPolicy(configuration: configuration)
                 switch factor {
                 case .biometric:
-                    if lockout.biometricLockedOut(failures: record.biometricFailures) {
+                    // The passcode rules again, in the admitting transaction: a lockdown written
+                    // since the evaluation read the record is seen here, before any PAM call.
+                    if let refusal = passcodeRuleRefusal(record: record, configuration: configuration, now: now) {
                         try appendAudit(user: user, session: session, policy: purpose, factor: AuditFactor(factor),
                                         outcome: .error(.biometryLockout))
-                        return .lockedOut
+                        return refusal
                     }
                     try database.run("UPDATE users SET biometric_failures = biometric_failures + 1 WHERE name = ?", .text(user))
                 case .passcode:
-                    if let wait = lockout.passcodeRetryAfter(
+                    if let wait = LockoutPolicy(configuration: configuration).passcodeRetryAfter(
                         failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: now) {
                         try appendAudit(user: user, session: session, policy: purpose, factor: AuditFactor(factor),
                                         outcome: .throttled)

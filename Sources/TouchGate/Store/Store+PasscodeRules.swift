@@ -40,6 +40,18 @@ extension Store {
     }
 }
 
+extension Store {
+    /// The admission's refusal of the finger for `record` as the admitting transaction read it:
+    /// ``Admission/lockedOut`` after the failures, ``Admission/passcodeRequired(_:)`` for any
+    /// other rule of ``PasscodeRequirement``; `nil` when the finger may be tried.
+    func passcodeRuleRefusal(record: UserRecord, configuration: Configuration, now: Double) -> Admission? {
+        if LockoutPolicy(configuration: configuration).biometricLockedOut(failures: record.biometricFailures) { return .lockedOut }
+        guard let reason = PasscodeRequirement(configuration: configuration).reason(for: record, bootID: BootID.current(), now: now)
+        else { return nil }
+        return reason == .failures ? .lockedOut : .passcodeRequired(reason)
+    }
+}
+
 extension AttemptLedger {
     /// Why the passcode is required for `user` now (``PasscodeRequirement``), from `record` and
     /// `configuration` as just read, this boot's id and the ledger's clock; `nil` when the

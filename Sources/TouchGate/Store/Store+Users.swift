@@ -32,11 +32,12 @@ extension Store {
     }
 
     /// The users with a failure counted, locally or by remote hosts (a biometric lockout or
-    /// passcode throttling among them), by name: what `touchgate --system status` lists, as `faillock` does.
-    public func usersWithFailures() throws(StoreError) -> [UserRecord] {
+    /// passcode throttling among them), or under a lockdown (their own or an administrator's),
+    /// by name: what `touchgate --system status` lists, as `faillock` does.
+    public func usersWithFailuresOrLockdowns() throws(StoreError) -> [UserRecord] {
         try perform {
             try database.rows("""
-                SELECT name FROM users WHERE biometric_failures > 0 OR passcode_failures > 0
+                SELECT name FROM users WHERE biometric_failures > 0 OR passcode_failures > 0 OR lockdown != 0 OR admin_lock != 0
                 UNION SELECT name FROM remote_passcode_tries WHERE failures > 0
                 ORDER BY name
                 """).compactMap { $0[0].string }.map(readUser)
