@@ -126,6 +126,7 @@ import Testing
 
     @Test func usersAreCountedSeparately() throws {
         let store = try Store(path: temporaryStorePath(), clock: TestClock())
+        try store.passcodeSucceededInThisBoot(user: "alice")
         if case .admitted(let attempt) = try store.admitAttempt(
             .biometric, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: Configuration()) {
             try store.finishAttempt(attempt, user: "alice", factor: .biometric, result: .failure(.authenticationFailed))
