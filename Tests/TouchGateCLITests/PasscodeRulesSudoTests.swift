@@ -42,6 +42,7 @@ import Testing
         // Another boot id: the finger is not tried, the password is asked, with the reason above it.
         let restart = try sudo(host, otherBoot: true)
         #expect(restart.status != 0, "\(restart)")
+        #expect(restart.stderr.contains("sudo-prompt:"), "the password is asked: \(restart)")
         #expect(restart.stdout.contains("touchgate: Your passcode is required after a restart.\n"), "\(restart)")
         #expect(host.calls("biometric").count == 1)
 
@@ -59,11 +60,13 @@ import Testing
         #expect(host.calls("biometric").count == 4)
         let age = try sudo(host, hours: 160)
         #expect(age.status != 0, "\(age)")
+        #expect(age.stderr.contains("sudo-prompt:"), "the password is asked: \(age)")
         #expect(age.stdout.contains("touchgate: Your passcode is required because it has not been used for a while.\n"), "\(age)")
         #expect(host.calls("biometric").count == 4)
         // 49 hours after the last unlock (at +141 h): the idle rule.
         let idle = try sudo(host, hours: 190)
         #expect(idle.status != 0, "\(idle)")
+        #expect(idle.stderr.contains("sudo-prompt:"), "the password is asked: \(idle)")
         #expect(idle.stdout.contains("touchgate: Your passcode is required because the device has not been unlocked for a while.\n"), "\(idle)")
         #expect(host.calls("biometric").count == 4, "the reader was never called when refused")
         // Exact counts: no refusal and no unanswered prompt counted a guess; one password reached PAM.
