@@ -17,7 +17,7 @@ let exportNothing = ["-Xlinker", "--no-export-dynamic"]
 // every symbol bound at start and the relocated tables read-only after it, so a write through a
 // bad pointer cannot redirect a library call. PAMModule/build links the module the same way.
 let hardeningLinkerFlags = ["-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "relro"]
-// How both executables (touchgate, touchgate-watch) link: the same SQLite, C++ runtime and exports.
+// How the executables (touchgate, touchgate-watch, touchgate-demo, touchgate-pam-helper) link: the same SQLite, C++ runtime and exports.
 // libvterm (`touchgate shell`'s screen model) resolves to Debian's static archive (Linker/StaticVTerm/README.md).
 let staticVTermLibraryPath = Context.packageDirectory + "/Linker/StaticVTerm"
 let executableLinkerFlags = sqliteLibraryPaths + ["-L", staticCXXLibraryPath, "-L", staticVTermLibraryPath] + exportNothing
@@ -44,6 +44,9 @@ let package = Package(
         .executable(name: "touchgate", targets: ["touchgate"]),
         // `touchgate watch` runs this (installed in PREFIX/libexec/touchgate/): only it loads libdbus-1.
         .executable(name: "touchgate-watch", targets: ["touchgate-watch"]),
+        // `touchgate demo` and `touchgate test-world` run this (installed beside touchgate-watch):
+        // only it carries the test kit (TouchGateTesting), not the `touchgate` every hook starts.
+        .executable(name: "touchgate-demo", targets: ["touchgate-demo"]),
         // The PAM module's helper. The module itself, pam_touchgate.so, is C compiled by
         // PAMModule/build (not by swiftc, which links a Swift image constructor into everything).
         .executable(name: "touchgate-pam-helper", targets: ["touchgate-pam-helper"]),
@@ -84,8 +87,12 @@ let package = Package(
         // `touchgate shell`'s I/O: the pseudo-terminal, the screen model (libvterm) and the loop;
         // its decisions are TouchGate's ShellOwnerStateMachine.
         .target(name: "TouchGateOwner", dependencies: ["TouchGate", "CVTerm"], path: "Sources/TouchGateOwner"),
-        .target(name: "TouchGateCLI", dependencies: ["TouchGate", "TouchGateTesting", "TouchGateOwner"],
+        .target(name: "TouchGateCLI", dependencies: ["TouchGate", "TouchGateOwner"],
                 path: "Sources/TouchGateCLI", plugins: ["EmbedMigrations"]),
+        // The demo and the test world (`touchgate demo`, `touchgate test-world`): the CLI's
+        // parser and runner with the test kit. Only `touchgate-demo` links it.
+        .target(name: "TouchGateDemo", dependencies: ["TouchGate", "TouchGateCLI", "TouchGateTesting"],
+                path: "Sources/TouchGateDemo"),
         // `prctl(PR_SET_DUMPABLE)` for `main`: Swift cannot call the variadic `prctl` itself.
         .target(name: "CProcessControl", path: "Sources/CProcessControl"),
         .executableTarget(
@@ -99,6 +106,14 @@ let package = Package(
             name: "touchgate-watch",
             dependencies: ["TouchGate", "TouchGateWatch"],
             path: "Sources/touchgate-watch",
+            linkerSettings: [.unsafeFlags(executableLinkerFlags)]
+        ),
+        // `touchgate demo`'s and `touchgate test-world`'s own executable: `touchgate` execs it with
+        // the same arguments (installed in PREFIX/libexec/touchgate/).
+        .executableTarget(
+            name: "touchgate-demo",
+            dependencies: ["TouchGateDemo", "TouchGateCLI", "CProcessControl"],
+            path: "Sources/touchgate-demo",
             linkerSettings: [.unsafeFlags(executableLinkerFlags)]
         ),
         // The module's helper (installed in PREFIX/libexec/touchgate/): the evaluation, the

@@ -58,7 +58,7 @@ bench_setup() {
         && unshare --mount --propagation private true 2>/dev/null; then
         TOUCHGATE_BENCH_NAMESPACE=1 exec unshare --mount --propagation private "$0" "$@"
     fi
-    require hyperfine sqlite3 pamtester jq faillock /usr/bin/time setsid
+    require hyperfine sqlite3 pamtester jq faillock /usr/bin/time setsid strace
     [ -n "$(ls /usr/lib/*-linux-gnu/libpam_wrapper.so* 2>/dev/null)" ] || fail "libpam_wrapper is missing: run scripts/setup"
 
     if [ -n "${TOUCHGATE_BINARY:-}" ]; then

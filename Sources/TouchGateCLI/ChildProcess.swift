@@ -5,7 +5,7 @@ import Glibc
 /// Arguments go to the program as they are, never through a shell. The corresponding C
 /// functions are `posix_spawnp` and `waitpid`.
 @discardableResult
-func runProgram(_ program: String, _ arguments: [String]) -> Int32 {
+package func runProgram(_ program: String, _ arguments: [String]) -> Int32 {
     var argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
@@ -25,7 +25,7 @@ func executablePath() -> String {
 }
 
 /// `text` quoted for a POSIX shell: single quotes, with embedded ones spliced in.
-func shellQuoted(_ text: String) -> String {
+package func shellQuoted(_ text: String) -> String {
     "'" + text.replacingEvery("'", with: "'\\''") + "'"
 }
 

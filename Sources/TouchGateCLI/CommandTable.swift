@@ -257,13 +257,13 @@ public enum CommandTable {
             arguments: [ArgumentSpec("DIR")],
             jsonKeys: ["directory", "environment ({TOUCHGATE_PAM_CONFDIR, TOUCHGATE_STORE, TOUCHGATE_USER})", "user",
                        "passcode", "finger"],
-            exits: [.badValue, .internalError]
+            exits: [.badValue, .watcherMissing, .internalError]
         ) { line throws(UsageError) in .testWorldCreate(directory: line.arguments[0]) },
         CommandSpec(
             "test-world remove", summary: "delete a world test-world create made",
             details: "Deletes DIR and everything in it (the store included), only when test-world create made it "
                 + "(its touchgate-testing-world file); any other directory is left as it is, exit 65.",
-            arguments: [ArgumentSpec("DIR")], exits: [.badValue]
+            arguments: [ArgumentSpec("DIR")], exits: [.badValue, .watcherMissing]
         ) { line throws(UsageError) in .testWorldRemove(directory: line.arguments[0]) },
         CommandSpec(
             "test-world sensor", summary: "run a simulated fingerprint sensor in DIR until stopped",
@@ -272,20 +272,21 @@ public enum CommandTable {
                 + "alice) with fprintd-enroll, prints export lines for DBUS_SYSTEM_BUS_ADDRESS and "
                 + "TOUCHGATE_SENSOR_SOCKET and then 'ready', and runs until SIGTERM, SIGINT or SIGHUP, when it stops "
                 + "them all. A pam_fprintd.so max-tries=1 stack then reaches it; 'test-world scan' touches it.",
-            arguments: [ArgumentSpec("DIR")], exits: [.internalError]
+            arguments: [ArgumentSpec("DIR")], exits: [.watcherMissing, .internalError]
         ) { line throws(UsageError) in .testWorldSensor(directory: line.arguments[0]) },
         CommandSpec(
             "test-world scan", summary: "send a command to the simulated sensor in DIR",
             details: "Sends COMMAND to the virtual device of the sensor 'test-world sensor DIR' runs: 'SCAN good' (the "
                 + "enrolled finger), 'SCAN other' (a finger that does not match), 'ERROR 0' (the device fails). It "
                 + "waits up to 20 s for the device to listen (it does only while fprintd verifies or enrolls).",
-            arguments: [ArgumentSpec("DIR"), ArgumentSpec("COMMAND")], exits: [.internalError]
+            arguments: [ArgumentSpec("DIR"), ArgumentSpec("COMMAND")], exits: [.watcherMissing, .internalError]
         ) { line throws(UsageError) in .testWorldScan(directory: line.arguments[0], command: line.arguments[1]) },
         CommandSpec(
             "demo", summary: "a walkthrough with a temporary store and demo PAM stacks",
             details: "A walkthrough against real PAM (pam_matrix stacks written to a temporary directory, with demo "
-                + "secrets it prints) and a temporary store.",
-            exits: [.outcome]
+                + "secrets it prints) and a temporary store. It runs in touchgate-demo (beside touchgate, else in "
+                + "../libexec/touchgate/), which carries the test kit the demo and test-world need; touchgate does not.",
+            exits: [.outcome, .watcherMissing]
         ) { _ throws(UsageError) in .demo },
         CommandSpec(
             "help", summary: "this help, or one command's",
@@ -322,6 +323,7 @@ public enum CommandTable {
             + "an unknown session (lock)"),
         ExitStatusSpec(.watcherMissing, .unavailable, "unavailable",
                        "(watch) the touchgate-watch executable is neither beside touchgate nor in ../libexec/touchgate/; "
+                       + "(demo, test-world) the touchgate-demo executable is in neither place; "
                        + "(shell) the owner's channel cannot be set up (no private directory for it): the shell does not start; "
                        + "(lock) an owner did not confirm its cover"),
         ExitStatusSpec(.internalError, .internalError, "internal error", "internal error"),

@@ -39,7 +39,7 @@ extension Runner {
         }
     }
 
-    func header(user: String, session: String) -> [String] {
+    package func header(user: String, session: String) -> [String] {
         GateCover.header(user: user, label: sessionLabel(session))
     }
 

@@ -14,7 +14,7 @@ extension Runner {
     }
 
     /// The relock policy of user `name`, as `store` has it now.
-    func relockPolicy(store: Store, user name: String) throws -> SessionLifecycle.Policy {
+    package func relockPolicy(store: Store, user name: String) throws -> SessionLifecycle.Policy {
         try LifecycleEvents(store: store, user: name, probe: probe).policy()
     }
 

@@ -225,7 +225,7 @@ extension Runner {
 /// `2026-11-30T14:52:47Z` for a time in seconds since 1970.
 ///
 /// The corresponding C functions are `gmtime_r` and `strftime`.
-func isoTime(_ seconds: Double) -> String {
+package func isoTime(_ seconds: Double) -> String {
     var time = time_t(seconds)
     var parts = tm()
     gmtime_r(&time, &parts)

@@ -12,7 +12,7 @@ extension Runner {
             return .success
         }
         // Found first: without a watcher, nothing is opened or made.
-        let watcher = try findWatcher()
+        let watcher = try findLibexecProgram(Self.watcherName, for: "touchgate watch")
         let name = try user
         let (path, id) = try {
             let store = try openStore()
@@ -25,19 +25,19 @@ extension Runner {
         return fail("cannot run \(watcher.escapedForMessage): \(String(cString: strerror(errno)))", .unavailable)
     }
 
-    /// Where `touchgate-watch` is: first beside this executable, then in `../libexec/touchgate/`
-    /// from its directory (where `scripts/install` puts it); exit 69 (`EX_UNAVAILABLE`) when
-    /// neither is there.
-    func findWatcher() throws(UsageError) -> String {
+    /// Where the program `name` that `command` runs is (`touchgate-watch`, `touchgate-demo`):
+    /// first beside this executable, then in `../libexec/touchgate/` from its directory (where
+    /// `scripts/install` puts it); exit 69 (`EX_UNAVAILABLE`) when neither is there.
+    func findLibexecProgram(_ name: String, for command: String) throws(UsageError) -> String {
         let executable = executablePath()
         // Without /proc there is no directory to trust (never the current one).
         guard executable.hasPrefix("/"), let slash = executable.lastIndex(of: "/") else {
-            throw UsageError("touchgate watch cannot find its own executable (/proc/self/exe)", exitCode: .unavailable)
+            throw UsageError("\(command) cannot find its own executable (/proc/self/exe)", exitCode: .unavailable)
         }
         let directory = String(executable[..<slash])
-        let candidates = [directory + "/" + Self.watcherName, directory + "/../libexec/touchgate/" + Self.watcherName]
+        let candidates = [directory + "/" + name, directory + "/../libexec/touchgate/" + name]
         guard let path = candidates.first(where: { access($0, X_OK) == 0 }) else {
-            throw UsageError("touchgate watch needs \(Self.watcherName), which is neither in \(directory.escapedForMessage) "
+            throw UsageError("\(command) needs \(name), which is neither in \(directory.escapedForMessage) "
                              + "nor in \((directory + "/../libexec/touchgate").escapedForMessage)", exitCode: .unavailable)
         }
         return path

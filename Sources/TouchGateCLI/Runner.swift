@@ -4,22 +4,28 @@ import TouchGate
 /// Carries out one parsed ``Invocation``: the I/O side of the tool. It resolves the environment
 /// once (the store, the user, one clock, the process probe), calls the library's use case for
 /// the command and renders the result and the exit status.
-struct Runner {
-    let invocation: Invocation
+package struct Runner {
+    package let invocation: Invocation
     let environment = ProcessEnvironment.current
     /// The one clock of this process: the store it opens reads it, and so every decision the
     /// use cases take (``Store/clock``). Only the wall clock: nothing at the keyboard sets it.
-    let clock: any Clock = WallClock()
+    package let clock: any Clock = WallClock()
     /// The processes the use cases look at and signal (prompt owners).
     let probe: any ProcessProbe = SystemProcessProbe()
 
-    init(invocation: Invocation) {
+    package init(invocation: Invocation) {
         self.invocation = invocation
     }
 
     mutating func run() -> ExitCode {
+        run { runner throws in try runner.dispatch() }
+    }
+
+    /// Runs `body` (a command's dispatch: this one's, or `touchgate-demo`'s) and turns what it
+    /// throws into the message and exit status every command gives.
+    package mutating func run(_ body: (inout Runner) throws -> ExitCode) -> ExitCode {
         do {
-            return try dispatch()
+            return try body(&self)
         } catch let error as AuthError {
             if let storeError = error.storeError { return fail(storeError.description, .store) }
             return report(error)
@@ -75,11 +81,7 @@ struct Runner {
         case .shell(let program, let login): return try shell(program, login: login)
         case .completions(let shell): return completions(shell)
         case .manPage: return manPage()
-        case .demo: return try demo()
-        case .testWorldCreate(let directory): return testWorldCreate(directory)
-        case .testWorldRemove(let directory): return testWorldRemove(directory)
-        case .testWorldSensor(let directory): return testWorldSensor(directory)
-        case .testWorldScan(let directory, let command): return testWorldScan(directory, command)
+        case .demo, .testWorldCreate, .testWorldRemove, .testWorldSensor, .testWorldScan: return try runDemoExecutable()
         }
     }
 
@@ -125,7 +127,7 @@ struct Runner {
     /// The client's address when this is a remote session: the first word of `SSH_CONNECTION`
     /// (or `SSH_CLIENT`), or `unknown` when only `SSH_TTY` says so; `nil` for a local session.
     /// Only address characters are kept (the value goes to `PAM_RHOST` and into messages).
-    var remoteHost: String? {
+    package var remoteHost: String? {
         for name in ["SSH_CONNECTION", "SSH_CLIENT"] {
             guard let value = environment[name], let first = value.split(separator: " ").first else { continue }
             let address = String(first.unicodeScalars.filter {
@@ -180,7 +182,7 @@ struct Runner {
         }
     }
 
-    func fail(_ message: String, _ code: ExitCode) -> ExitCode {
+    package func fail(_ message: String, _ code: ExitCode) -> ExitCode {
         printError(message)
         if invocation.json { printErrorObject(message, code) }
         return code
@@ -226,7 +228,7 @@ struct Runner {
 
     /// Runs `body`, turning an ``AuthError`` into the returned value instead of a throw; a store
     /// that failed meanwhile is thrown as its ``StoreError`` (exit 74).
-    func attempt(_ body: () throws -> Void) throws -> AuthError? {
+    package func attempt(_ body: () throws -> Void) throws -> AuthError? {
         do {
             try body()
             return nil

@@ -16,6 +16,12 @@ public enum TouchGateCommand {
 
     /// Runs `touchgate` with `arguments` (without the program name) and returns the exit status.
     public static func main(_ arguments: [String]) -> ExitCode {
+        main(arguments) { runner in runner.run() }
+    }
+
+    /// Parses `arguments` as `touchgate` does (a usage error printed, with its JSON object under
+    /// `--json`) and hands the parsed command to `run`: `touchgate`'s runner, or `touchgate-demo`'s.
+    package static func main(_ arguments: [String], running run: (inout Runner) -> ExitCode) -> ExitCode {
         let invocation: Invocation
         do throws(UsageError) {
             invocation = try CommandLineParser.parse(arguments)
@@ -29,7 +35,7 @@ public enum TouchGateCommand {
             return error.exitCode
         }
         var runner = Runner(invocation: invocation)
-        return runner.run()
+        return run(&runner)
     }
 
     /// The name of the login-shell wrapper (`PREFIX/bin/touchgate-login-shell`, a link to
@@ -73,7 +79,7 @@ public enum TouchGateCommand {
 
 /// Writes one line to standard error, prefixed with the program name, through ``TerminalText``
 /// (a message may quote a path, a PAM module's text or a value from the command line).
-func printError(_ message: String) {
+package func printError(_ message: String) {
     writeLine(STDERR_FILENO, TerminalText.sanitized("touchgate: " + message))
 }
 
@@ -84,6 +90,6 @@ func printErrorObject(_ message: String, _ code: ExitCode) {
     ]).rendered)
 }
 
-func writeLine(_ descriptor: Int32, _ text: String) {
+package func writeLine(_ descriptor: Int32, _ text: String) {
     writeAll(descriptor, text + "\n")
 }

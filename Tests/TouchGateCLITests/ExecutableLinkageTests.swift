@@ -71,6 +71,20 @@ import TouchGateCLI
         #expect(helper.range(of: Data(options.utf8)) != nil, "the check would find no section text where one is embedded")
     }
 
+    /// The test kit (TouchGateTesting: `PAMWorld`, the simulated fingerprint sensor) and the demo
+    /// (TouchGateDemo) are in `touchgate-demo` alone, which `touchgate demo` and `test-world` exec:
+    /// not in the `touchgate` every shell hook, tmux hook and login shell starts. (Mangled names
+    /// carry the module's name with its length: `16TouchGateTesting`, `13TouchGateDemo`.)
+    @Test func theExecutableCarriesNeitherTheTestKitNorTheDemo() throws {
+        let defined = try Toolchain.symbols(TestEnvironment.binary, ["--defined-only"]).split(separator: "\n")
+        #expect(defined.contains { $0.contains("12TouchGateCLI") }, "no TouchGateCLI symbol: the check reads nothing")
+        let carried = defined.filter { $0.contains("16TouchGateTesting") || $0.contains("13TouchGateDemo") }
+        #expect(carried.isEmpty, "\(carried.count) symbols, e.g. \(carried.prefix(5))")
+        let demo = try Toolchain.symbols(DemoExecutableTests.demo, ["--defined-only"]).split(separator: "\n")
+        #expect(demo.contains { $0.contains("16TouchGateTesting") }, "the check would find no test-kit symbol where it is linked")
+        #expect(demo.contains { $0.contains("13TouchGateDemo") }, "the check would find no demo symbol where it is linked")
+    }
+
     @Test func theExecutableExportsNoSymbols() throws {
         let dynamicSymbols = try Toolchain.symbols(TestEnvironment.binary, ["-D", "--defined-only"])
         // The toolchain's link would export every public symbol of TouchGate and TouchGateCLI.
@@ -103,7 +117,7 @@ import TouchGateCLI
     /// hardening-no-bindnow and hardening-no-relro): symbols bound at start (`-z now`, `FLAGS_1`
     /// `NOW`) and a read-only relocation segment (`-z relro`, `GNU_RELRO`). `Package.swift`'s
     /// `hardeningLinkerFlags` and `PAMModule/build` pass them; a build without them fails here.
-    @Test(arguments: ["touchgate", "touchgate-watch", "touchgate-pam-helper", "pam_touchgate.so"])
+    @Test(arguments: ["touchgate", "touchgate-watch", "touchgate-demo", "touchgate-pam-helper", "pam_touchgate.so"])
     func theInstalledFileBindsNowWithRelro(name: String) throws {
         let file = name == "pam_touchgate.so" ? BuiltPAMModule.path
             : URL(fileURLWithPath: TestEnvironment.binary).deletingLastPathComponent().appendingPathComponent(name).path

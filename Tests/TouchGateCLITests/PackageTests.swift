@@ -14,7 +14,7 @@ import TouchGateCLI
 @Suite struct PackageTests {
     static let root = TestEnvironment.packageRoot
 
-    /// The files the package installs, besides the watcher's executable (when the build has one).
+    /// The files the package installs, besides the watcher's and the demo's executables (when the build has them).
     static let packagedFiles: Set<String> = Set([
         "/usr/bin/touchgate",
         // The login-shell wrapper, a link to the binary, and its man page, a link to touchgate(1).
@@ -96,18 +96,19 @@ import TouchGateCLI
     @Test func theDebianPackageBuildsCleanInstallsAndRuns() throws {
         let scratch = try Toolchain.scratchDirectory("package")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        // A build directory with the binary and the watcher beside it: the build's own
-        // touchgate-watch, or a copy of touchgate standing in for it (an executable of the same
-        // build, so stripping and dpkg-shlibdeps see a real one).
+        // A build directory with the binary and the watcher and the demo beside it: the build's
+        // own touchgate-watch and touchgate-demo, or a copy of touchgate standing in for each (an
+        // executable of the same build, so stripping and dpkg-shlibdeps see a real one).
         let build = scratch.appendingPathComponent("build")
         try FileManager.default.createDirectory(at: build, withIntermediateDirectories: true)
         let binary = build.appendingPathComponent("touchgate").path
         try TestEnvironment.copyExecutable(TestEnvironment.binary, to: binary)
-        let builtWatcher = URL(fileURLWithPath: TestEnvironment.binary).deletingLastPathComponent()
-            .appendingPathComponent("touchgate-watch").path
-        try FileManager.default.copyItem(
-            atPath: FileManager.default.isExecutableFile(atPath: builtWatcher) ? builtWatcher : TestEnvironment.binary,
-            toPath: build.appendingPathComponent("touchgate-watch").path)
+        for name in ["touchgate-watch", "touchgate-demo"] {
+            let built = URL(fileURLWithPath: TestEnvironment.binary).deletingLastPathComponent().appendingPathComponent(name).path
+            try FileManager.default.copyItem(
+                atPath: FileManager.default.isExecutableFile(atPath: built) ? built : TestEnvironment.binary,
+                toPath: build.appendingPathComponent(name).path)
+        }
         let runtimePath = try Self.toolchainRuntimePath(binary)
         let script = Self.root.appendingPathComponent("scripts/package").path
 
@@ -173,9 +174,9 @@ import TouchGateCLI
         let dpkg = ["--root=\(target.path)", "--force-depends", "--force-not-root", "--install", deb]
         let installed = try Self.run("/usr/bin/dpkg", dpkg)
         try #require(installed.status == 0, "\(installed)")
-        let expected = Self.packagedFiles.union(["/usr/libexec/touchgate/touchgate-watch"])
+        let expected = Self.packagedFiles.union(["/usr/libexec/touchgate/touchgate-watch", "/usr/libexec/touchgate/touchgate-demo"])
         #expect(try Self.files(under: target, skipping: ["var/lib/dpkg"]) == expected)
-        for program in ["usr/bin/touchgate", "usr/libexec/touchgate/touchgate-watch"] {
+        for program in ["usr/bin/touchgate", "usr/libexec/touchgate/touchgate-watch", "usr/libexec/touchgate/touchgate-demo"] {
             #expect(FileManager.default.isExecutableFile(atPath: target.appendingPathComponent(program).path), "\(program)")
         }
         let listed = try Self.run("/usr/bin/dpkg-query", ["--admindir=\(admin.path)", "--listfiles", "touchgate"])
@@ -300,7 +301,7 @@ import TouchGateCLI
     @Test func installStagesIntoADestdirAndKeepsAnExistingPAMFile() throws {
         let scratch = try Toolchain.scratchDirectory("install")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        // A build directory with the binary and a watcher executable beside it.
+        // A build directory with the binary and a watcher and a demo executable beside it.
         let build = scratch.appendingPathComponent("build")
         try FileManager.default.createDirectory(at: build, withIntermediateDirectories: true)
         let binary = build.appendingPathComponent("touchgate").path
@@ -308,6 +309,9 @@ import TouchGateCLI
         let watcher = build.appendingPathComponent("touchgate-watch").path
         try Data("#!/bin/sh\necho watcher\n".utf8).write(to: URL(fileURLWithPath: watcher))
         chmod(watcher, 0o755)
+        let demo = build.appendingPathComponent("touchgate-demo").path
+        try Data("#!/bin/sh\necho demo\n".utf8).write(to: URL(fileURLWithPath: demo))
+        chmod(demo, 0o755)
 
         let destdir = scratch.appendingPathComponent("stage")
         let pamDirectory = destdir.appendingPathComponent("etc/pam.d")
@@ -328,6 +332,7 @@ import TouchGateCLI
             "/opt/touchgate/bin/touchgate",
             "/opt/touchgate/bin/touchgate-login-shell",
             "/opt/touchgate/libexec/touchgate/touchgate-watch",
+            "/opt/touchgate/libexec/touchgate/touchgate-demo",
             "/opt/touchgate/share/man/man1/touchgate.1.gz",
             "/opt/touchgate/share/man/man1/touchgate-login-shell.1.gz",
             "/opt/touchgate/share/man/man5/touchgate.conf.5.gz",
@@ -342,6 +347,8 @@ import TouchGateCLI
                 == "touchgate")
         #expect(FileManager.default.contentsEqual(atPath: prefix.appendingPathComponent("libexec/touchgate/touchgate-watch").path,
                                                   andPath: watcher))
+        #expect(FileManager.default.contentsEqual(atPath: prefix.appendingPathComponent("libexec/touchgate/touchgate-demo").path,
+                                                  andPath: demo))
         #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent("bin/touchgate").path))
         #expect(FileManager.default.contentsEqual(
             atPath: prefix.appendingPathComponent("share/bash-completion/completions/touchgate").path,

@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateCLI
 import TouchGateTesting
 
 extension Runner {

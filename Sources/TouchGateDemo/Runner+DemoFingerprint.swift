@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateCLI
 import TouchGateTesting
 
 /// The demo's prompts while a fingerprint stack runs: shows what the stack says, and plays the

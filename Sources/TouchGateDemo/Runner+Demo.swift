@@ -1,5 +1,7 @@
 import Glibc
 import TouchGate
+import TouchGateCLI
+import TouchGateTesting
 
 /// Answers prompts from a script and shows them as a person would see them, secrets masked.
 final class ScriptedPrompts: PromptSource {
@@ -27,16 +29,10 @@ final class ScriptedPrompts: PromptSource {
 }
 
 extension Runner {
-    /// The directories where Debian and others put pam_wrapper's test modules.
-    static let pamMatrixCandidates = [
-        "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so", "/usr/lib/aarch64-linux-gnu/pam_wrapper/pam_matrix.so",
-        "/usr/lib64/pam_wrapper/pam_matrix.so", "/usr/lib/pam_wrapper/pam_matrix.so",
-    ]
-
     /// `touchgate demo`: a walkthrough against real PAM (pam_matrix stacks read through
     /// `pam_start_confdir`) and a temporary store; it checks each step and exits 70 if one surprises it.
     func demo() throws -> ExitCode {
-        guard let matrix = Self.pamMatrixCandidates.first(where: { access($0, R_OK) == 0 }) else {
+        guard let matrix = PAMWorld.pamMatrix else {
             printError("demo needs pam_matrix.so from the libpam-wrapper package (apt-get install libpam-wrapper)")
             return .internalError
         }
