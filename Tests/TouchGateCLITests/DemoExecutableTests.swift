@@ -9,25 +9,9 @@ import Testing
     static let demo = URL(fileURLWithPath: TestEnvironment.binary).deletingLastPathComponent()
         .appendingPathComponent("touchgate-demo").path
 
-    /// Copies `touchgate` to `world`'s `bin/`, and the demo executable to `demoDirectory` under
-    /// the world (none when `nil`); returns the copied `touchgate`'s path.
-    static func install(in world: TestEnvironment, demoDirectory: String?) throws -> String {
-        let files = FileManager.default
-        let bin = world.directory.appendingPathComponent("bin")
-        try files.createDirectory(at: bin, withIntermediateDirectories: true)
-        let touchgate = bin.appendingPathComponent("touchgate").path
-        try TestEnvironment.copyExecutable(TestEnvironment.binary, to: touchgate)
-        if let demoDirectory {
-            let directory = world.directory.appendingPathComponent(demoDirectory)
-            try files.createDirectory(at: directory, withIntermediateDirectories: true)
-            try TestEnvironment.copyExecutable(demo, to: directory.appendingPathComponent("touchgate-demo").path)
-        }
-        return touchgate
-    }
-
     @Test func withoutTheDemoExecutableTheDemoSaysSoInOneLineAndExits69() throws {
         let world = try TestEnvironment()
-        let touchgate = try Self.install(in: world, demoDirectory: nil)
+        let touchgate = try world.installTouchgate(with: Self.demo, in: nil)
         for (arguments, command) in [(["demo"], "touchgate demo"),
                                      (["test-world", "create", world.directory.appendingPathComponent("w").path], "touchgate test-world")] {
             let result = try TestEnvironment.execute(touchgate, arguments, environment: world.environment)
@@ -47,7 +31,7 @@ import Testing
     @Test(arguments: ["bin", "libexec/touchgate"])
     func theTestWorldRunsInTheDemoExecutable(in directory: String) throws {
         let world = try TestEnvironment()
-        let touchgate = try Self.install(in: world, demoDirectory: directory)
+        let touchgate = try world.installTouchgate(with: Self.demo, in: directory)
         let made = world.directory.appendingPathComponent("w").path
         let result = try TestEnvironment.execute(touchgate, ["--json", "test-world", "create", made], environment: world.environment)
         #expect(result.status == 0, "\(result)")

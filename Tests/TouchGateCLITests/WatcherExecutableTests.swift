@@ -8,25 +8,9 @@ import Testing
     static let watcher = URL(fileURLWithPath: TestEnvironment.binary).deletingLastPathComponent()
         .appendingPathComponent("touchgate-watch").path
 
-    /// Copies `touchgate` to `world`'s `bin/`, and the watcher to `watcherDirectory` under the
-    /// world (none when `nil`); returns the copied `touchgate`'s path.
-    static func install(in world: TestEnvironment, watcherDirectory: String?) throws -> String {
-        let files = FileManager.default
-        let bin = world.directory.appendingPathComponent("bin")
-        try files.createDirectory(at: bin, withIntermediateDirectories: true)
-        let touchgate = bin.appendingPathComponent("touchgate").path
-        try TestEnvironment.copyExecutable(TestEnvironment.binary, to: touchgate)
-        if let watcherDirectory {
-            let directory = world.directory.appendingPathComponent(watcherDirectory)
-            try files.createDirectory(at: directory, withIntermediateDirectories: true)
-            try TestEnvironment.copyExecutable(watcher, to: directory.appendingPathComponent("touchgate-watch").path)
-        }
-        return touchgate
-    }
-
     @Test func withoutTheWatcherWatchSaysSoInOneLineAndExits69() throws {
         let world = try TestEnvironment()
-        let touchgate = try Self.install(in: world, watcherDirectory: nil)
+        let touchgate = try world.installTouchgate(with: Self.watcher, in: nil)
         let result = try TestEnvironment.execute(touchgate, ["watch"], environment: world.environment)
         #expect(result.status == 69, "\(result)")
         #expect(result.stderr.hasPrefix("touchgate: touchgate watch needs touchgate-watch, which is neither in "), "\(result)")
@@ -44,7 +28,7 @@ import Testing
     @Test(arguments: ["bin", "libexec/touchgate"])
     func watchExecsTheWatcher(in directory: String) throws {
         let world = try TestEnvironment()
-        let touchgate = try Self.install(in: world, watcherDirectory: directory)
+        let touchgate = try world.installTouchgate(with: Self.watcher, in: directory)
         // No bus there: the watcher says so and keeps trying.
         world.extraEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=" + world.directory.appendingPathComponent("no-bus").path
         let other = world.directory.appendingPathComponent("other.sqlite").path
