@@ -27,10 +27,10 @@ package struct Runner {
         do {
             return try body(&self)
         } catch let error as AuthError {
-            if let storeError = error.storeError { return fail(storeError.description, .store) }
+            if let storeError = error.storeError { return fail(storeError.description, ExitCode(storeError)) }
             return report(error)
         } catch let error as StoreError {
-            return fail(error.description, .store)
+            return fail(error.description, ExitCode(error))
         } catch let error as UsageError {
             return fail(error.message, error.exitCode)
         } catch let error as Configuration.InvalidValue {

@@ -1,13 +1,15 @@
 import Glibc
+import Synchronization
 import TouchGate
 
-// The write end of the owner's signal pipe; a signal handler can only reach a global.
-nonisolated(unsafe) private var signalPipe: Int32 = -1
+// The write end of the owner's signal pipe; a signal handler can only reach a global. An
+// atomic (lock-free, so async-signal-safe): the handler runs on whichever thread the signal hits.
+private let signalPipe = Atomic<Int32>(-1)
 
 private let signalHandler: @convention(c) (Int32) -> Void = { signal in
     var byte = UInt8(truncatingIfNeeded: signal)
     let saved = errno
-    _ = write(signalPipe, &byte, 1)
+    _ = write(signalPipe.load(ordering: .acquiring), &byte, 1)
     errno = saved
 }
 
@@ -127,7 +129,7 @@ public final class ShellOwner {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
         }
         signalRead = ends[0]
-        signalPipe = ends[1]
+        signalPipe.store(ends[1], ordering: .releasing)
         for number in [SIGCHLD, SIGWINCH, SIGTERM, SIGHUP, SIGUSR1] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = signalHandler

@@ -3,7 +3,7 @@ import TouchGate
 
 /// A clock a test sets by hand, for the store (`Store(path:clock:)`, ``PAMWorld/openStore(clock:)``):
 /// a passcode delay runs out when the test says so, without sleeping.
-public final class SettableClock: Clock, @unchecked Sendable {
+public final class SettableClock: Clock, Sendable {
     private let current: Mutex<Double>
 
     /// Starts at `start` seconds since 1970 (by default 2027-01-15).

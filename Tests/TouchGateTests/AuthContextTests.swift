@@ -96,6 +96,53 @@ import TestSupport
         #expect(try context.domainState != first)
     }
 
+    @Test func cancellingTheTaskEndsAPendingEvaluationWithAppCancel() async throws {
+        let world = try await World.make()
+        let context = world.context()
+        // Nothing is typed: the evaluation waits at the passcode prompt until its task is cancelled.
+        let pending = Task { try await context.evaluate(.deviceOwner, reason: "test") }
+        try await world.waitForPrompt("Password:")
+        pending.cancel()
+        await #expect(throws: AuthError(.appCancel)) { try await pending.value }
+        // Cancellation invalidated the context, as invalidate() does.
+        #expect(throws: AuthError(.invalidContext)) { try context.canEvaluate(.deviceOwner) }
+        #expect(try world.store.user("alice").passcodeFailures == 0)
+    }
+
+    @Test func aTaskCancelledBeforeItsEvaluationEndsWithAppCancel() async throws {
+        let world = try await World.make()
+        let context = world.context()
+        world.type("alice-passcode")
+        let pending = Task {
+            // Cancelled before the evaluation starts: it never asks, and ends as a cancellation.
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await context.evaluate(.deviceOwner, reason: "test")
+        }
+        await #expect(throws: AuthError(.appCancel)) { try await pending.value }
+        #expect(try world.store.user("alice").lastSuccess == nil)
+    }
+
+    @Test func twoThreadsInOneContextsTurnTrap() async {
+        await #expect(processExitsWith: .failure) {
+            let turn = ExclusiveTurn("a test's context")
+            turn.take {
+                // Another thread's call while this one holds the turn: the helper traps.
+                HelperThread { turn.take {} }.join()
+            }
+        }
+    }
+
+    @Test func theTurnIsReentrantOnItsThreadAndFreeAfter() {
+        let turn = ExclusiveTurn("a test's context")
+        #expect(!turn.isHeld)
+        turn.take {
+            #expect(turn.isHeldByCurrentThread)
+            turn.take { #expect(turn.isHeldByCurrentThread) }
+            #expect(turn.isHeldByCurrentThread)
+        }
+        #expect(!turn.isHeld)
+    }
+
     @Test func invalidateEndsAPendingEvaluationThenLaterOnesAreInvalid() async throws {
         let world = try await World.make()
         let context = world.context()

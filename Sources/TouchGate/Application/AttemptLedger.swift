@@ -35,12 +35,12 @@ protocol AttemptLedger: AnyObject {
     /// Claims `session`'s prompt for process `pid` (see ``Store/claimPrompt(session:user:pid:kind:takingOver:)``).
     func claimPrompt(
         session: String, user: String, pid: Int32, kind: PromptClaimKind, takingOver: (ProcessIdentity, PromptClaimKind?) -> Bool
-    ) throws -> PromptClaim
+    ) throws(StoreError) -> PromptClaim
     func releasePrompt(session: String, pid: Int32) throws(StoreError)
     /// Whether `session` is still locked (another process may have unlocked it meanwhile).
     func sessionIsLocked(_ session: String) throws(StoreError) -> Bool
     /// Unlocks `session` after `success`, and shows it (active).
-    func unlockSession(_ session: String, user: String, after success: EvaluationSuccess) throws
+    func unlockSession(_ session: String, user: String, after success: EvaluationSuccess) throws(StoreError)
     /// What sent `session` away last (its last lifecycle event and that event's cause).
     func lastLifecycleEvent(session: String) throws(StoreError) -> (event: String, cause: String?)?
     /// What the gate's status says, from the user's record and settings as just read.

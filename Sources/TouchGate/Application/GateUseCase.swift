@@ -97,7 +97,8 @@ public final class GateUseCase {
         self.processes = processes
     }
 
-    /// Runs the gate of `request`; throws only what `openStore` throws beside a ``StoreError``.
+    /// Runs the gate of `request`; throws only what `openStore` throws beside a ``StoreError``, and
+    /// a store's internal error (a bug: the gate does not go offline on one, the session stays locked).
     public func run(_ request: GateRequest, in surroundings: any GateSurroundings) throws -> GateOutcome {
         let store: Store
         let record: UserRecord
@@ -110,7 +111,7 @@ public final class GateUseCase {
             configuration = try store.configuration(user: request.user)
             existing = try store.session(request.session)
         } catch let error as StoreError {
-            return offline(request, storeError: error, in: surroundings)
+            return try offline(request, storeError: error, in: surroundings)
         }
         let locked: Bool
         do {
@@ -118,7 +119,7 @@ public final class GateUseCase {
                 store: store, session: request.session, record: record, configuration: configuration, existing: existing,
                 idleSince: request.idleSince, lockRequest: request.lockRequest, now: clock.now)
         } catch let error as StoreError {
-            return offline(request, storeError: error, in: surroundings)
+            return try offline(request, storeError: error, in: surroundings)
         }
         guard locked else { return .open }
         // A tmux session is locked on every client that shows it, not only where this gate runs.
@@ -137,12 +138,17 @@ public final class GateUseCase {
             return .ended(try gate.run(on: screen))
         } catch let error as StoreError {
             // The store failed while the gate held the terminal: it still opens only for the passcode.
-            return offline(request, storeError: error, in: surroundings)
+            return try offline(request, storeError: error, in: surroundings)
         }
     }
 
-    /// The gate when the store cannot be read: the same gate on an in-memory ledger.
-    private func offline(_ request: GateRequest, storeError: StoreError, in surroundings: any GateSurroundings) -> GateOutcome {
+    /// The gate when the store cannot be read: the same gate on an in-memory ledger. A store's
+    /// internal error is thrown instead: a bug is not an unreadable file, and must not turn every
+    /// gate into one that counts nothing.
+    private func offline(
+        _ request: GateRequest, storeError: StoreError, in surroundings: any GateSurroundings
+    ) throws(StoreError) -> GateOutcome {
+        guard storeError.reason != .internalError else { throw storeError }
         guard let prompts = surroundings.makePromptSource() else { return .notInteractive(storeProblem: storeError.description) }
         let ledger = OfflineLedger(user: request.user, storeError: storeError, clock: clock)
         let label = surroundings.sessionLabel(request.session, socket: nil)

@@ -72,7 +72,7 @@ final class OfflineLedger: AttemptLedger {
 
     func claimPrompt(
         session: String, user: String, pid: Int32, kind: PromptClaimKind, takingOver: (ProcessIdentity, PromptClaimKind?) -> Bool
-    ) throws -> PromptClaim {
+    ) throws(StoreError) -> PromptClaim {
         .claimed
     }
 
@@ -82,7 +82,7 @@ final class OfflineLedger: AttemptLedger {
     func sessionIsLocked(_ session: String) throws(StoreError) -> Bool { true }
 
     /// The store's session stays as it is: the gate ends, that is all.
-    func unlockSession(_ session: String, user: String, after success: EvaluationSuccess) throws {}
+    func unlockSession(_ session: String, user: String, after success: EvaluationSuccess) throws(StoreError) {}
 
     func lastLifecycleEvent(session: String) throws(StoreError) -> (event: String, cause: String?)? { nil }
 

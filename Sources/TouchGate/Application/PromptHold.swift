@@ -32,7 +32,9 @@ public final class PromptHold {
     }
 
     /// Claims the prompt; a live owner keeps it unless `takingOver(owner, its kind)` says so.
-    public func claim(takingOver: (ProcessIdentity, PromptClaimKind?) -> Bool = { _, _ in false }) throws -> PromptClaim {
+    public func claim(
+        takingOver: (ProcessIdentity, PromptClaimKind?) -> Bool = { _, _ in false }
+    ) throws(StoreError) -> PromptClaim {
         let claim = try ledger.claimPrompt(session: session, user: user, pid: pid, kind: kind, takingOver: takingOver)
         switch claim {
         case .heldBy: break

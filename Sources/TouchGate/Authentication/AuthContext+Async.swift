@@ -13,11 +13,20 @@ extension AuthContext {
     /// definition here would link Swift Concurrency into every program built on this library,
     /// the `touchgate` binary included, which never awaits an evaluation and whose every start
     /// would then relocate its metadata (measured in bench/RESULTS.md).
+    ///
+    /// Cancelling the calling task invalidates the context (``invalidate()``): the evaluation ends
+    /// with `appCancel` (also when the task was cancelled before it began, where the invalidation
+    /// came first), and later ones fail with `invalidContext`, as after any invalidation.
     @export(implementation)
     public func evaluate(_ policy: AuthPolicy, reason: String) async throws(AuthError) {
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<AuthError?, Never>) in
-            evaluateOnAThreadOfItsOwn(policy, reason: reason) { continuation.resume(returning: $0) }
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<AuthError?, Never>) in
+                evaluateOnAThreadOfItsOwn(policy, reason: reason) { continuation.resume(returning: $0) }
+            }
+        } onCancel: {
+            invalidate()
         }
+        if outcome?.code == .invalidContext, Task.isCancelled { throw AuthError(.appCancel) }
         if let outcome { throw outcome }
     }
 

@@ -6,6 +6,11 @@ import Synchronization
 /// One context serves one user. ``invalidate()`` ends a pending evaluation with `appCancel`
 /// and every later one with `invalidContext`. The context may be shared across threads (to call
 /// ``invalidate()`` during an evaluation), but runs one evaluation at a time.
+///
+/// Sendable by a check, not by a promise: its settings sit under a lock (any thread sets them);
+/// its ledger (a store on a `SQLITE_OPEN_NOMUTEX` connection), checkers and prompts are used only
+/// inside ``turn``, which every entry point that reaches them takes and which traps when two
+/// threads' calls would overlap (as NIO's `NIOLoopBound` and GRDB's `SerializedDatabase` do).
 public final class AuthContext: @unchecked Sendable {
     public let user: String
     /// Where tries are counted: the store, or the gate's in-memory ledger when it cannot be read.
@@ -20,6 +25,8 @@ public final class AuthContext: @unchecked Sendable {
     let biometricChecker: any CredentialChecker
     public let prompts: (any PromptSource)?
     private let state: Mutex<MutableState>
+    /// Held by the thread that uses ``ledger``, the checkers and ``prompts`` now.
+    let turn = ExclusiveTurn("an AuthContext")
 
     private struct MutableState {
         var invalidated = false
@@ -118,7 +125,7 @@ public final class AuthContext: @unchecked Sendable {
 
     /// An opaque value that changes whenever the biometric enrollment changes; `nil` when not enrolled.
     public var domainState: String? {
-        get throws(StoreError) { try ledger.user(user).domainState }
+        get throws(StoreError) { try turn.take { () throws(StoreError) in try ledger.user(user).domainState } }
     }
 
     /// Ends a pending evaluation with `appCancel`; later evaluations fail with `invalidContext`.
@@ -141,6 +148,10 @@ public final class AuthContext: @unchecked Sendable {
     /// Throws the ``AuthError`` an evaluation would end with before asking anything
     /// (``AuthError/Code/storeUnavailable`` when the store cannot be read).
     public func canEvaluate(_ policy: AuthPolicy) throws(AuthError) {
+        try turn.take { () throws(AuthError) in try canEvaluateInTurn(policy) }
+    }
+
+    private func canEvaluateInTurn(_ policy: AuthPolicy) throws(AuthError) {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
         let configuration = try AuthError.wrapping { () throws(StoreError) in try ledger.configuration(user: user) }
         let record = try AuthError.wrapping { () throws(StoreError) in try ledger.user(user) }
@@ -169,9 +180,11 @@ public final class AuthContext: @unchecked Sendable {
     /// ``StoreError`` when the store cannot be used (nothing unlocks after one).
     @discardableResult
     public func evaluateSynchronously(_ policy: AuthPolicy, reason: String) throws(AuthError) -> EvaluationSuccess {
-        if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        let (configuration, record) = try readUser()
-        return try evaluateSynchronously(policy, reason: reason, configuration: configuration, record: record)
+        try turn.take { () throws(AuthError) in
+            if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
+            let (configuration, record) = try readUser()
+            return try evaluateSynchronously(policy, reason: reason, configuration: configuration, record: record)
+        }
     }
 
     /// The user's settings and record, read for an evaluation.
@@ -182,6 +195,15 @@ public final class AuthContext: @unchecked Sendable {
     /// ``evaluateSynchronously(_:reason:)`` with the user's settings and record as the caller
     /// read them just now (the gate, which draws them in its status before each evaluation).
     func evaluateSynchronously(
+        _ policy: AuthPolicy, reason: String, configuration: Configuration, record: UserRecord
+    ) throws(AuthError) -> EvaluationSuccess {
+        try turn.take { () throws(AuthError) in
+            try reuseOrRun(policy, reason: reason, configuration: configuration, record: record)
+        }
+    }
+
+    /// A success within ``reuseDuration`` of the last, or else an evaluation (in the turn).
+    private func reuseOrRun(
         _ policy: AuthPolicy, reason: String, configuration: Configuration, record: UserRecord
     ) throws(AuthError) -> EvaluationSuccess {
         if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
@@ -203,18 +225,22 @@ public final class AuthContext: @unchecked Sendable {
     /// Checks the passcode alone (for `reset`, `unenroll` and enrollment's first step).
     @discardableResult
     public func verifyPasscode(purpose: AuditPolicy, reason: String) throws(AuthError) -> EvaluationSuccess {
-        if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        let (configuration, record) = try readUser()
-        return try run(.passcodeOnly, purpose: purpose, reason: reason, configuration: configuration, record: record)
+        try turn.take { () throws(AuthError) in
+            if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
+            let (configuration, record) = try readUser()
+            return try run(.passcodeOnly, purpose: purpose, reason: reason, configuration: configuration, record: record)
+        }
     }
 
     /// Enrolls the biometric factor: checks the passcode, then asks for one biometric success,
     /// then records the enrollment, which changes ``domainState``.
     public func enroll(reason: String) throws(AuthError) {
-        if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
-        let (configuration, record) = try readUser()
-        _ = try run(.enrollment, purpose: .enroll, reason: reason, configuration: configuration, record: record)
-        try AuthError.wrapping { () throws(StoreError) in try ledger.setEnrolled(true, user: user, session: session) }
+        try turn.take { () throws(AuthError) in
+            if state.withLock({ $0.invalidated }) { throw AuthError(.invalidContext) }
+            let (configuration, record) = try readUser()
+            _ = try run(.enrollment, purpose: .enroll, reason: reason, configuration: configuration, record: record)
+            try AuthError.wrapping { () throws(StoreError) in try ledger.setEnrolled(true, user: user, session: session) }
+        }
     }
 
     /// Drives one evaluation's state machine to its end, registered so ``invalidate()`` and
@@ -222,6 +248,7 @@ public final class AuthContext: @unchecked Sendable {
     private func run(
         _ mode: EvaluationStateMachine.Mode, purpose: AuditPolicy, reason: String, configuration: Configuration, record: UserRecord
     ) throws(AuthError) -> EvaluationSuccess {
+        precondition(turn.isHeldByCurrentThread, "an AuthContext's evaluation runs in its turn")
         let settings = state.withLock { $0 }
         var record = record
         if settings.biometricEnrollmentImplied { record.enrolled = true }

@@ -6,13 +6,15 @@ import Synchronization
 ///
 /// The machine sits behind a lock so another thread can interrupt it (``interrupt(_:)``, from
 /// ``AuthContext/invalidate()`` or ``AuthContext/didEnterBackground()``): its answer, cancelling
-/// the running check, wakes the prompt or kills the biometric worker at once.
+/// the running check, wakes the prompt or kills the biometric worker at once. That is all another
+/// thread reaches; the prompts are the evaluating thread's, checked against the context's turn.
 final class Evaluation: Sendable {
     let context: AuthContext
     /// What the audit log names the evaluation: the policy, or the command it guards.
     let purpose: AuditPolicy
     let configuration: Configuration
-    nonisolated(unsafe) let prompts: any PromptSource
+    /// Used only in the context's turn (``prompts`` checks it): never by an interrupting thread.
+    nonisolated(unsafe) private let promptsInTurn: any PromptSource
     private let machine: Mutex<EvaluationStateMachine>
 
     init(context: AuthContext, mode: EvaluationStateMachine.Mode, purpose: AuditPolicy, configuration: Configuration,
@@ -20,11 +22,17 @@ final class Evaluation: Sendable {
         self.context = context
         self.purpose = purpose
         self.configuration = configuration
-        self.prompts = prompts
+        self.promptsInTurn = prompts
         self.machine = Mutex(EvaluationStateMachine(mode: mode))
     }
 
     private var ledger: any AttemptLedger { context.ledger }
+
+    /// The prompts, for the thread that holds the context's turn (a trap for any other).
+    var prompts: any PromptSource {
+        precondition(context.turn.isHeldByCurrentThread, "an evaluation's prompts used outside its context's turn")
+        return promptsInTurn
+    }
 
     /// Runs the evaluation from `snapshot`; returns the success and throws otherwise.
     func run(_ snapshot: EvaluationStateMachine.Snapshot) throws(AuthError) -> EvaluationSuccess {

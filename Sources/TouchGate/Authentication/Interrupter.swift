@@ -1,19 +1,25 @@
 import Glibc
+import Synchronization
 
 /// A self-pipe that wakes a blocked prompt when a signal arrives or the context is invalidated.
 ///
 /// Prompts `poll` on ``fileDescriptor`` beside their input, so an interruption that arrives just
 /// before a read still wakes it; a pending interruption is also checked after the PAM call, so one
 /// that arrives while a module works cannot be lost and never lets a success through.
-public final class Interrupter: @unchecked Sendable {
+///
+/// Any thread posts and reads: the pipe's ends never change, and the latched interruption sits
+/// under a lock, so ``pending`` and ``clear()`` from two threads cannot lose or tear it.
+public final class Interrupter: Sendable {
     /// The end prompts poll on.
     public let fileDescriptor: Int32
     /// The end signal handlers and `post` write to.
     let writeDescriptor: Int32
-    private var latched: Interruption?
+    /// The first interruption seen, drained from the pipe under the same lock.
+    private let latched: Mutex<Interruption?>
 
     public init() {
         var ends: [Int32] = [-1, -1]
+        var failed: Interruption?
         if pipe(&ends) == 0 {
             for end in ends {
                 _ = fcntl(end, F_SETFD, FD_CLOEXEC)
@@ -21,10 +27,11 @@ public final class Interrupter: @unchecked Sendable {
             }
         } else {
             // Without a pipe nothing can wake a prompt; fail closed by treating it as a system cancel.
-            latched = .system
+            failed = .system
         }
         fileDescriptor = ends[0]
         writeDescriptor = ends[1]
+        latched = Mutex(failed)
     }
 
     deinit {
@@ -40,16 +47,21 @@ public final class Interrupter: @unchecked Sendable {
 
     /// The first interruption posted so far, if any; once one is seen it stays.
     public var pending: Interruption? {
-        var byte: UInt8 = 0
-        while read(fileDescriptor, &byte, 1) == 1 {
-            if latched == nil { latched = Interruption(rawValue: byte) }
+        latched.withLock { latched in
+            var byte: UInt8 = 0
+            while read(fileDescriptor, &byte, 1) == 1 {
+                if latched == nil { latched = Interruption(rawValue: byte) }
+            }
+            return latched
         }
-        return latched
     }
 
     /// Forgets a seen interruption, for a gate that keeps asking after a cancelled prompt.
     public func clear() {
-        _ = pending
-        latched = nil
+        latched.withLock { latched in
+            var byte: UInt8 = 0
+            while read(fileDescriptor, &byte, 1) == 1 {}
+            latched = nil
+        }
     }
 }

@@ -68,7 +68,7 @@ public final class TerminalPrompts: PromptSource {
         state.pointee.original = saved
         state.pointee.held = modes
         state.pointee.redraw = redraw.write
-        state.pointee.descriptor = fileDescriptor
+        HeldTerminal.descriptor.store(fileDescriptor, ordering: .releasing)
         // A process that ignores SIGTSTP (the gate) is never stopped by it; one that does not is
         // stopped with the terminal's own modes back.
         sigaction(SIGTSTP, nil, &previousStop)
@@ -87,7 +87,7 @@ public final class TerminalPrompts: PromptSource {
         typedDuringWait = false
         guard holding else { return }
         holding = false
-        HeldTerminal.shared.pointee.descriptor = -1
+        HeldTerminal.descriptor.store(-1, ordering: .releasing)
         if handlesStop { sigaction(SIGTSTP, &previousStop, nil) }
         sigaction(SIGCONT, &previousContinue, nil)
         tcsetattr(fileDescriptor, TCSAFLUSH, &saved)
@@ -246,8 +246,8 @@ public final class TerminalPrompts: PromptSource {
 /// default action would (SIGTSTP is discarded for an orphaned process group, as it should be).
 private let heldStopHandler: @convention(c) (Int32) -> Void = { _ in
     let savedErrno = errno
-    let state = HeldTerminal.shared
-    if state.pointee.descriptor >= 0 { tcsetattr(state.pointee.descriptor, TCSANOW, &state.pointee.original) }
+    let descriptor = HeldTerminal.descriptor.load(ordering: .acquiring)
+    if descriptor >= 0 { tcsetattr(descriptor, TCSANOW, &HeldTerminal.shared.pointee.original) }
     var stop = sigaction()
     stop.__sigaction_handler.sa_handler = SIG_DFL
     sigemptyset(&stop.sa_mask)
@@ -268,8 +268,9 @@ private let heldStopHandler: @convention(c) (Int32) -> Void = { _ in
 /// Sets the held modes again and wakes the prompt to draw itself again. Async-signal-safe.
 private func retakeHeldTerminal() {
     let state = HeldTerminal.shared
-    guard state.pointee.descriptor >= 0 else { return }
-    tcsetattr(state.pointee.descriptor, TCSANOW, &state.pointee.held)
+    let descriptor = HeldTerminal.descriptor.load(ordering: .acquiring)
+    guard descriptor >= 0 else { return }
+    tcsetattr(descriptor, TCSANOW, &state.pointee.held)
     var byte: UInt8 = 1
     _ = write(state.pointee.redraw, &byte, 1)
 }

@@ -31,7 +31,7 @@ public enum PAMHelper {
         } catch let error as StoreError {
             channel.send(.error, text: TerminalText.sanitized("touchgate: \(error.description)"))
             outcome = failureCode
-            status = 74
+            status = ExitCode(error).rawValue
         } catch {
             outcome = failureCode
             status = 70

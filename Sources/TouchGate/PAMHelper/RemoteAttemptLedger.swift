@@ -68,7 +68,7 @@ final class RemoteAttemptLedger: AttemptLedger {
 
     func claimPrompt(
         session: String, user: String, pid: Int32, kind: PromptClaimKind, takingOver: (ProcessIdentity, PromptClaimKind?) -> Bool
-    ) throws -> PromptClaim {
+    ) throws(StoreError) -> PromptClaim {
         try store.claimPrompt(session: session, user: user, pid: pid, kind: kind, takingOver: takingOver)
     }
 
@@ -80,7 +80,7 @@ final class RemoteAttemptLedger: AttemptLedger {
         try store.sessionIsLocked(session)
     }
 
-    func unlockSession(_ session: String, user: String, after success: EvaluationSuccess) throws {
+    func unlockSession(_ session: String, user: String, after success: EvaluationSuccess) throws(StoreError) {
         try store.unlockSession(session, user: user, after: success)
     }
 

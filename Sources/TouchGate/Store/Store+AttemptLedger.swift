@@ -3,9 +3,11 @@
 extension Store: AttemptLedger {
     func claimPrompt(
         session: String, user: String, pid: Int32, kind: PromptClaimKind, takingOver: (ProcessIdentity, PromptClaimKind?) -> Bool
-    ) throws -> PromptClaim {
-        try claimPrompt(session: session, user: user, pid: pid, kind: kind.rawValue) { owner, ownerKind in
-            takingOver(owner, ownerKind.flatMap(PromptClaimKind.init(rawValue:)))
+    ) throws(StoreError) -> PromptClaim {
+        try perform {
+            try claimPrompt(session: session, user: user, pid: pid, kind: kind.rawValue) { owner, ownerKind in
+                takingOver(owner, ownerKind.flatMap(PromptClaimKind.init(rawValue:)))
+            }
         }
     }
 
@@ -15,9 +17,10 @@ extension Store: AttemptLedger {
 
     /// Unlocks `session` of `user` after `success` (of that user: another's unlocks nothing) and
     /// shows it, in one transaction.
-    public func unlockSession(_ session: String, user: String, after success: EvaluationSuccess) throws {
+    /// An error other than the file's (an invalid transition) is an internal error.
+    public func unlockSession(_ session: String, user: String, after success: EvaluationSuccess) throws(StoreError) {
         guard success.user == user else { return }
-        try updateSession(session, user: user) { $0.lifecycle.unlock(success) }
+        try perform { try updateSession(session, user: user) { $0.lifecycle.unlock(success) } }
     }
 
     func gateStatus(

@@ -304,7 +304,8 @@ public final class Store {
         }
     }
 
-    /// Runs `body`, turning any database failure into a ``StoreError`` naming this store.
+    /// Runs `body`, turning any database failure into a ``StoreError`` naming this store, and any
+    /// error it did not expect into ``StoreError/Reason/internalError`` (a bug, not the file).
     func perform<Result>(_ body: () throws -> Result) throws(StoreError) -> Result {
         do {
             return try body()
@@ -315,7 +316,7 @@ public final class Store {
         } catch let error as Configuration.InvalidValue {
             throw StoreError(path: path, reason: .invalidSetting, detail: "stored \(error)")
         } catch {
-            throw StoreError(path: path, reason: .unavailable, detail: "\(error)")
+            throw StoreError(path: path, reason: .internalError, detail: "internal error: \(error)")
         }
     }
 

@@ -1,4 +1,9 @@
 /// The store could not be used; no credential is checked and nothing is unlocked after one.
+///
+/// Every reason but ``Reason/internalError`` is the file's: the gate holds the session to the
+/// passcode alone while it lasts (offline). An internal error is a bug in touchgate (an error
+/// the store's code did not expect), which no other store would mend: it ends the command with
+/// `EX_SOFTWARE` (70) and never sends the gate offline.
 public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Reason: Hashable, Sendable {
         /// The file or its directory could not be created, opened, read or written.
@@ -15,6 +20,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case foreignSchema
         /// Not the store the integration was set up with: missing, or another store's id.
         case wrongStore
+        /// An error the store's code did not expect: a bug, not the file (exit 70, `EX_SOFTWARE`).
+        case internalError
     }
 
     public let path: String

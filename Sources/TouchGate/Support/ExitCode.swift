@@ -19,6 +19,11 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
     /// `touchgate watch`: a watcher already runs for the same user and store (`EX_TEMPFAIL`).
     public static let watcherRunning = ExitCode(rawValue: 75)
 
+    /// ``internalError`` for a store's internal error (a bug), ``store`` for any other store failure.
+    public init(_ error: StoreError) {
+        self = error.reason == .internalError ? .internalError : .store
+    }
+
     /// 1–10 for LAError -1…-10, 11 for notInteractive.
     public init(_ code: AuthError.Code) {
         self = code == .notInteractive ? .notInteractive : ExitCode(rawValue: Int32(clamping: -code.rawValue))

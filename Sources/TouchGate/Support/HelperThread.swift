@@ -9,7 +9,7 @@ import Glibc
 /// (bench/RESULTS.md), so it pays only for work that waits on the disk.
 ///
 /// The corresponding C functions are `pthread_create`, `pthread_sigmask` and `pthread_join`.
-final class HelperThread: @unchecked Sendable {
+final class HelperThread {
     // Written by the initializer before the thread exists, and by `join` on the owner's thread.
     private var thread = pthread_t()
     private var running = false

@@ -1,7 +1,9 @@
 import Glibc
+import Synchronization
 
-// The write end of the current interrupter's pipe; a signal handler can only reach a global.
-nonisolated(unsafe) private var relayDescriptor: Int32 = -1
+// The write end of the current interrupter's pipe; a signal handler can only reach a global. An
+// atomic (lock-free, so async-signal-safe): the handler runs on whichever thread the signal hits.
+private let relayDescriptor = Atomic<Int32>(-1)
 
 private let relayHandler: @convention(c) (Int32) -> Void = { signal in
     var byte: UInt8 = switch signal {
@@ -10,7 +12,7 @@ private let relayHandler: @convention(c) (Int32) -> Void = { signal in
     default: Interruption.system.rawValue
     }
     let saved = errno
-    _ = write(relayDescriptor, &byte, 1)
+    _ = write(relayDescriptor.load(ordering: .acquiring), &byte, 1)
     errno = saved
 }
 
@@ -21,7 +23,7 @@ private let relayHandler: @convention(c) (Int32) -> Void = { signal in
 /// SIGUSR1 (sent by a lifecycle event) `appCancel`. The corresponding C function is `sigaction`.
 public enum SignalRelay {
     public static func install(_ signals: [Int32], to interrupter: Interrupter) {
-        relayDescriptor = interrupter.writeDescriptor
+        relayDescriptor.store(interrupter.writeDescriptor, ordering: .releasing)
         for signal in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = relayHandler
