@@ -206,6 +206,22 @@ import Testing
         #expect(screen.notices.allSatisfy { $0?.contains("only the passcode can unlock") == true })
     }
 
+    /// A store's internal error (a bug, not the file) does not take the gate offline: nothing is
+    /// asked, the session stays locked, and the error reaches the caller (exit 70).
+    @Test func aStoresInternalErrorDoesNotTakeTheGateOffline() {
+        let screen = RecordingScreen()
+        let checker = ScriptedChecker([Self.result(.success)])
+        let gate = GateUseCase(openStore: { throw StoreError(path: "/here", reason: .internalError, detail: "a bug") },
+                               clock: TestClock(), checker: checker, biometricChecker: checker)
+        let error = #expect(throws: StoreError.self) {
+            try gate.run(GateRequest(session: "s1", user: "alice"), in: Surroundings(screen: screen))
+        }
+        #expect(error?.reason == .internalError)
+        #expect(error.map(ExitCode.init) == .internalError)
+        #expect(checker.calls.withLock { $0.isEmpty })
+        #expect(screen.notices.isEmpty)
+    }
+
     /// Without a terminal the offline gate asks nothing and says why.
     @Test func theOfflineGateWithoutATerminalSaysWhy() throws {
         let checker = ScriptedChecker([])

@@ -20,6 +20,19 @@ import Testing
         #expect(!entries.contains { $0.contains(".creating-") }, "\(entries)")
     }
 
+    /// An error the store's code did not expect is a bug (internal error, exit 70), not a store
+    /// that cannot be used (exit 74, the gate offline); the file's own errors stay the file's.
+    @Test func anUnexpectedErrorIsAnInternalErrorNotAnUnavailableStore() throws {
+        struct Unexpected: Error {}
+        let store = try Store(path: temporaryStorePath())
+        let bug = #expect(throws: StoreError.self) { try store.perform { throw Unexpected() } }
+        #expect(bug?.reason == .internalError)
+        #expect(bug.map(ExitCode.init) == .internalError)
+        let file = #expect(throws: StoreError.self) { try store.perform { try store.database.run("SELECT * FROM nowhere") } }
+        #expect(file?.reason == .unavailable)
+        #expect(file.map(ExitCode.init) == .store)
+    }
+
     @Test func anEmptyFileIsDamageNotANewStore() throws {
         let path = temporaryStorePath()
         try Store.prepareDirectory(for: path)
