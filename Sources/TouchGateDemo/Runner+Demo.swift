@@ -16,7 +16,7 @@ final class ScriptedPrompts: PromptSource {
         let answer = answers.removeFirst()
         let shown = answer.isEmpty ? "(Enter: fallback)" : String(repeating: "*", count: answer.count)
         writeLine(STDOUT_FILENO, "      \(prompt)\(shown)")
-        return .answer(Array(answer.utf8))
+        return .answer(SecureBytes(answer.utf8))
     }
 
     func show(_ message: String) {

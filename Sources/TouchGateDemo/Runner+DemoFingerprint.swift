@@ -43,7 +43,7 @@ final class FingerprintDemoPrompts: PromptSource, WaitingInput {
         guard !answers.isEmpty else { return .endOfInput }
         let answer = answers.removeFirst()
         writeLine(STDOUT_FILENO, "      \(prompt)\(String(repeating: "*", count: answer.count))")
-        return .answer(Array(answer.utf8))
+        return .answer(SecureBytes(answer.utf8))
     }
 
     func show(_ message: String) {

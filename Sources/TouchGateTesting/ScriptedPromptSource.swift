@@ -26,7 +26,7 @@ public final class ScriptedPromptSource: PromptSource, @unchecked Sendable {
         asked.append(prompt)
         if let interruption = interrupter.pending { return .interrupted(interruption) }
         guard !answers.isEmpty else { return .endOfInput }
-        return .answer(Array(answers.removeFirst().utf8))
+        return .answer(SecureBytes(answers.removeFirst().utf8))
     }
 
     public func show(_ message: String) { shown.append(message) }

@@ -39,7 +39,7 @@ import Testing
     /// and remembers what was shown.
     final class Silent: PromptSource {
         let shown = Mutex<[String]>([])
-        func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer { .answer(Array("typed".utf8)) }
+        func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer { .answer(SecureBytes("typed".utf8)) }
         func show(_ message: String) { shown.withLock { $0.append(message) } }
     }
 

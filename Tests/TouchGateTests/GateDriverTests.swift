@@ -35,7 +35,7 @@ import Testing
 
     /// Types a line at every prompt: touchgate's own passcode prompt, before the scripted check.
     final class Silent: PromptSource {
-        func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer { .answer(Array("typed".utf8)) }
+        func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer { .answer(SecureBytes("typed".utf8)) }
         func show(_ message: String) {}
     }
 

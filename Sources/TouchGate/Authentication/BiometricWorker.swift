@@ -65,7 +65,8 @@ private let relayFunction: PAMTransaction.ConversationFunction = { count, messag
             wipe(&answer.payload)
             return .stop
         }
-        // The only copy: `converse` wipes it once PAM has its own.
-        return .answer(answer.payload)
+        // Moved into bytes that wipe themselves once PAM has its own copy; the frame is wiped now.
+        defer { wipe(&answer.payload) }
+        return .answer(SecureBytes(copying: answer.payload.withUnsafeBytes { $0 }))
     }
 }

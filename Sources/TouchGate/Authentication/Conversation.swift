@@ -37,9 +37,9 @@ final class Conversation {
     }
 
     /// What the conversation makes of one message.
-    enum Reply {
-        /// Hand these bytes to the stack; the caller wipes them once it has copied them.
-        case answer([UInt8])
+    enum Reply: ~Copyable {
+        /// Hand these bytes to the stack (they wipe themselves once it has its copy).
+        case answer(SecureBytes)
         /// The message takes no answer (information and error texts).
         case nothing
         /// End the transaction with `PAM_CONV_ERR`: the properties say why.
@@ -113,11 +113,10 @@ func converse(
     else { return PAM_BUF_ERR }
     for index in 0..<Int(count) {
         switch reply(messages[index]!.pointee) {
-        case .answer(var bytes):
-            // PAM frees (and the modules wipe) what we hand over; our copy is wiped here.
+        case .answer(let bytes):
+            // PAM frees (and the modules wipe) what we hand over; ours wipes itself at the end of this case.
             replies[index].resp = pamResponse(copying: bytes)
             replies[index].resp_retcode = 0
-            wipe(&bytes)
         case .nothing:
             continue
         case .stop:
@@ -131,7 +130,7 @@ func converse(
 
 /// A copy of `bytes` as PAM takes a response: `malloc`ed (PAM frees it), NUL-terminated, and kept
 /// out of swap where RLIMIT_MEMLOCK allows, like the buffers the answer was read into.
-func pamResponse(copying bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
+func pamResponse(copying bytes: borrowing SecureBytes) -> UnsafeMutablePointer<CChar> {
     let copy = malloc(bytes.count + 1)!.bindMemory(to: CChar.self, capacity: bytes.count + 1)
     _ = mlock(copy, bytes.count + 1)
     bytes.withUnsafeBytes { source in

@@ -75,7 +75,8 @@ final class Evaluation: Sendable {
         let answer = prompts.ask(SubmittedAnswer.prompt, echo: false, interrupter: context.interrupter)
         let end: EvaluationStateMachine.PromptEnd
         switch answer {
-        case .answer(_), .invalid(_): end = .submitted
+        case .answer(_): end = .submitted
+        case .invalid(_): end = .submitted
         case .interrupted(let interruption): end = .interrupted(interruption)
         case .endOfInput: end = .endOfInput
         case .notInteractive: end = .notInteractive

@@ -98,12 +98,10 @@ final class LockedBuffer {
         count -= taken
     }
 
-    /// A copy of the bytes for the caller, who wipes it; locked in memory too where the limit allows.
-    func copy(count length: Int? = nil) -> [UInt8] {
-        let length = min(length ?? count, count)
-        let copy = [UInt8](UnsafeBufferPointer(start: base, count: length))
-        copy.withUnsafeBytes { if let address = $0.baseAddress, $0.count > 0 { _ = mlock(address, $0.count) } }
-        return copy
+    /// A copy of the bytes for the caller, locked in memory too where the limit allows, and
+    /// wiped when the caller drops it.
+    func copy(count length: Int? = nil) -> SecureBytes {
+        SecureBytes(copying: UnsafeRawBufferPointer(start: base, count: min(length ?? count, count)))
     }
 
     func wipe() {

@@ -1,7 +1,7 @@
-/// What a prompt got back.
-public enum PromptAnswer {
-    /// A line, without its newline. The receiver wipes it after use.
-    case answer([UInt8])
+/// What a prompt got back; not copyable, as the answer it may carry (``SecureBytes``).
+public enum PromptAnswer: ~Copyable {
+    /// A line, without its newline, wiped when its last owner drops it.
+    case answer(SecureBytes)
     /// End of input (Ctrl-D, a closed pipe).
     case endOfInput
     case interrupted(Interruption)

@@ -3,8 +3,8 @@
 ///
 /// The try is admitted between the two: after Enter, before PAM sees the answer. So only a try
 /// that was made is counted (a prompt left open counts nothing), and the count is still on the
-/// disk before PAM checks anything. The answer is wiped once handed over, and in any case when
-/// this source is wiped or freed.
+/// disk before PAM checks anything. The answer (``SecureBytes``) wipes itself once the stack's
+/// conversation copied it, and in any case when this source drops it or is freed.
 final class SubmittedAnswer: PromptSource {
     /// What touchgate's own passcode prompt says: pam_unix's words, which sudo and su replace
     /// with their own ("[sudo] password for …") as they do for pam_unix.
@@ -14,29 +14,20 @@ final class SubmittedAnswer: PromptSource {
     let base: any PromptSource
     private var answer: PromptAnswer?
 
-    init(_ answer: PromptAnswer, base: any PromptSource) {
-        self.answer = answer
+    init(_ answer: consuming PromptAnswer, base: any PromptSource) {
+        self.answer = consume answer
         self.base = base
     }
 
-    deinit {
-        wipe()
-    }
-
-    /// Whether the stack has not taken the answer (it asked no echo-off prompt).
-    var pending: Bool { answer != nil }
-
-    /// Forgets the answer, wiping its bytes.
+    /// Forgets the answer now (it wipes itself).
     func wipe() {
-        if case .answer(var bytes) = answer { TouchGate.wipe(&bytes) }
         answer = nil
     }
 
     func ask(_ prompt: String, echo: Bool, interrupter: Interrupter) -> PromptAnswer {
-        guard !echo, let submitted = answer else { return base.ask(prompt, echo: echo, interrupter: interrupter) }
-        // Handed over once: the conversation copies it into PAM's response and wipes it.
-        answer = nil
-        return submitted
+        // Handed over once: the conversation copies it into PAM's response and drops it.
+        if !echo, let submitted = answer.take() { return submitted }
+        return base.ask(prompt, echo: echo, interrupter: interrupter)
     }
 
     func show(_ message: String) {

@@ -223,7 +223,7 @@ public final class TerminalPrompts: PromptSource {
     }
 
     /// Ends the prompt's line on the screen and returns `answer`.
-    private func ended(_ answer: PromptAnswer) -> PromptAnswer {
+    private func ended(_ answer: consuming PromptAnswer) -> PromptAnswer {
         writeAll(fileDescriptor, "\n")
         return answer
     }

@@ -70,9 +70,6 @@ public struct WorkerCredentialChecker: CredentialChecker {
         }
         defer { end(worker) }
         let channel = WorkerChannel(descriptor: ends[0])
-        // The answer to a relayed question, between the conversation and the send; wiped after.
-        var answer: [UInt8] = []
-        defer { wipe(&answer) }
 
         switch machine.started() {
         case .sendStart:
@@ -93,15 +90,15 @@ public struct WorkerCredentialChecker: CredentialChecker {
                 prompts.show(text)
                 waiting?.waitingStarted(typedLineIsPasscode: passcode)
             case .relayQuestion(let text, let echo):
-                guard case .answer(let bytes) = conversation.respond(style: .question(echo: echo), text: text) else {
+                // The answer wipes itself once sent (or when the question was not answered).
+                switch conversation.respond(style: .question(echo: echo), text: text) {
+                case .answer(let answer):
+                    switch machine.answered() {
+                    case .sendAnswer:
+                        if !answer.withUnsafeBytes({ channel.send(.answer, $0) }) { return finished(machine.workerGone()) }
+                    }
+                default:
                     return finished(machine.notAnswered())
-                }
-                answer = bytes
-                switch machine.answered() {
-                case .sendAnswer:
-                    let sent = channel.send(.answer, answer)
-                    wipe(&answer)
-                    if !sent { return finished(machine.workerGone()) }
                 }
             case .killWorkerAndFinish(let outcome, let fallbackChosen):
                 return finished(.killWorkerAndFinish(outcome, fallbackChosen: fallbackChosen))

@@ -30,7 +30,8 @@ final class ModulePrompts: PromptSource {
                 wipe(&reply.payload)
                 return .invalid("The answer is longer than 512 bytes or holds a NUL byte.")
             }
-            return .answer(reply.payload)
+            defer { wipe(&reply.payload) }
+            return .answer(SecureBytes(copying: reply.payload.withUnsafeBytes { $0 }))
         case .noAnswer:
             return .endOfInput
         default:

@@ -122,11 +122,8 @@ public final class GateCover: GateScreen {
 
     public func waitForEnter() -> GateEnterWait {
         switch prompts.ask("Press Enter to try again.", echo: false, interrupter: interrupter) {
-        case .answer(var line):
-            // Whatever was typed is not used, but may have been a secret.
-            line.withUnsafeMutableBytes { bytes in
-                if let base = bytes.baseAddress { explicit_bzero(base, bytes.count) }
-            }
+        case .answer(_):
+            // Whatever was typed is not used; it may have been a secret, and wipes itself.
             return .enter
         case .interrupted(let interruption):
             return .interrupted(interruption)
