@@ -23,7 +23,7 @@ public enum BiometricWorker {
         guard arguments.count == 2 else { return 64 }
         let channel = WorkerChannel(descriptor: descriptor)
         guard let start = channel.receive(), start.kind == .start else { return 70 }
-        let fields = WorkerChannel.fields(start.payload)
+        let fields = WorkerChannel.fields(start.publicBytes)
         // The parent that sent the frame must still be this process's parent: one that died before
         // the parent-death signal was set would leave the worker waiting on a sensor for no one.
         guard fields.count == 4, let parent = Int32(fields[3]), getppid() == parent else { return 70 }
@@ -60,13 +60,9 @@ private let relayFunction: PAMTransaction.ConversationFunction = { count, messag
         guard let frame = WorkerChannel.messagePayload(style: style, text: text ?? UnsafeBufferPointer(start: nil, count: 0)),
               relay.channel.send(.message, frame) else { return .stop }
         guard case .question = style else { return .nothing }
-        guard var answer = relay.channel.receive() else { return .stop }
-        guard answer.kind == .answer, answer.payload.count <= PAM_MAX_RESP_SIZE, !answer.payload.contains(0) else {
-            wipe(&answer.payload)
-            return .stop
-        }
-        // Moved into bytes that wipe themselves once PAM has its own copy; the frame is wiped now.
-        defer { wipe(&answer.payload) }
-        return .answer(SecureBytes(copying: answer.payload.withUnsafeBytes { $0 }))
+        guard let answer = relay.channel.receive() else { return .stop }
+        guard answer.kind == .answer, answer.payload.count <= PAM_MAX_RESP_SIZE, !answer.payload.contains(0) else { return .stop }
+        // Moved on: `converse` copies it into PAM's response, and it wipes itself then.
+        return .answer(answer.payload)
     }
 }

@@ -40,14 +40,14 @@ struct WorkerChannel {
     }
 
     /// Reads one whole frame (blocking); `nil` at end of stream, on an error or a malformed frame.
-    /// The caller wipes a payload that may hold a secret.
-    func receive() -> (kind: Kind, payload: [UInt8])? {
+    /// The payload wipes itself (``SecureBytes``).
+    func receive() -> ChannelFrame<Kind>? {
         var header = [UInt8](repeating: 0, count: 5)
         guard StreamSocket.receiveAll(descriptor, &header) else { return nil }
         let count = Int(Self.bigEndian(header[1...]))
         guard let kind = Kind(rawValue: header[0]), count <= Self.maximumPayload,
               let payload = StreamSocket.receivePayload(descriptor, count: count) else { return nil }
-        return (kind, payload)
+        return ChannelFrame(kind: kind, payload: payload)
     }
 
     /// Fields joined by NUL bytes (none of them may hold one).

@@ -140,14 +140,13 @@ public struct WorkerCredentialChecker: CredentialChecker {
                 }
             }
             guard fds.0.revents != 0 else { continue }
-            guard var frame = channel.receive() else { return .finish(machine.workerGone()) }
-            defer { wipe(&frame.payload) }
+            guard let frame = channel.receive() else { return .finish(machine.workerGone()) }
             switch frame.kind {
             case .message:
-                guard let (style, text) = WorkerChannel.message(frame.payload) else { return .finish(machine.workerGone()) }
+                guard let (style, text) = WorkerChannel.message(frame.publicBytes) else { return .finish(machine.workerGone()) }
                 return .message(machine.workerMessage(style: style, text: TerminalText.sanitized(bytes: text, limit: 512)))
             case .result:
-                guard let end = WorkerChannel.result(frame.payload) else { return .finish(machine.workerGone()) }
+                guard let end = WorkerChannel.result(frame.publicBytes) else { return .finish(machine.workerGone()) }
                 return .finish(machine.workerResult(end.outcome))
             default:
                 return .finish(machine.workerGone())

@@ -64,13 +64,13 @@ public struct ModuleChannel {
     }
 
     /// Reads one whole frame; `nil` at end of stream, on an error, an unknown kind or a length out
-    /// of range. The caller wipes a payload that may hold a secret.
-    public func receive() -> (kind: Kind, payload: [UInt8])? {
+    /// of range. The payload wipes itself (``SecureBytes``).
+    public func receive() -> ChannelFrame<Kind>? {
         var header = [UInt8](repeating: 0, count: 3)
         guard StreamSocket.receiveAll(descriptor, &header) else { return nil }
         let count = Int(header[1]) << 8 | Int(header[2])
         guard let kind = Kind(rawValue: header[0]), count <= Self.maximumPayload,
               let payload = StreamSocket.receivePayload(descriptor, count: count) else { return nil }
-        return (kind, payload)
+        return ChannelFrame(kind: kind, payload: payload)
     }
 }

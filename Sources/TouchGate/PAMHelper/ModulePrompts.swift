@@ -18,24 +18,19 @@ final class ModulePrompts: PromptSource {
         if let interruption = interrupter.pending { return .interrupted(interruption) }
         for line in wording.takePending() { send(line) }
         guard channel.send(echo ? .promptEchoOn : .promptEchoOff, text: TerminalText.sanitized(prompt, limit: 512)),
-              var reply = channel.receive() else { return .interrupted(.system) }
-        if let interruption = interrupter.pending {
-            wipe(&reply.payload)
-            return .interrupted(interruption)
-        }
+              let reply = channel.receive() else { return .interrupted(.system) }
+        // The reply's payload wipes itself on every path that does not hand it on.
+        if let interruption = interrupter.pending { return .interrupted(interruption) }
         switch reply.kind {
         case .answer:
             // The conversation (``Conversation``) refuses an overlong answer or one with a NUL.
             if reply.payload.count > LineReader.maximumLineLength || reply.payload.contains(0) {
-                wipe(&reply.payload)
                 return .invalid("The answer is longer than 512 bytes or holds a NUL byte.")
             }
-            defer { wipe(&reply.payload) }
-            return .answer(SecureBytes(copying: reply.payload.withUnsafeBytes { $0 }))
+            return .answer(reply.payload)
         case .noAnswer:
             return .endOfInput
         default:
-            wipe(&reply.payload)
             return .interrupted(.system)
         }
     }

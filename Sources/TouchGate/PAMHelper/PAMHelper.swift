@@ -15,11 +15,12 @@ public enum PAMHelper {
     /// Runs the helper on the module's socket; returns the exit status (0 once the outcome is
     /// sent, 70 when the module is gone or spoke nonsense, 74 when the store cannot be used).
     public static func run(channel: ModuleChannel = ModuleChannel()) -> Int32 {
-        guard var start = channel.receive(), start.kind == .start else { return 70 }
-        defer { wipe(&start.payload) }
+        guard let start = channel.receive(), start.kind == .start else { return 70 }
+        var items = start.publicBytes
+        defer { wipe(&items) }
         let request: PAMHostRequest
         do {
-            request = try PAMHostRequest(startFrame: start.payload)
+            request = try PAMHostRequest(startFrame: items)
         } catch {
             return 70
         }

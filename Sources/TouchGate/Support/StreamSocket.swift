@@ -35,14 +35,13 @@ enum StreamSocket {
     }
 
     /// Reads a payload of `count` bytes into memory locked against swapping (it may hold a
-    /// secret); `nil`, with what was read wiped, when the stream ends first. The caller wipes it.
-    static func receivePayload(_ descriptor: Int32, count: Int) -> [UInt8]? {
+    /// secret), as bytes that wipe themselves; `nil` when the stream ends first.
+    static func receivePayload(_ descriptor: Int32, count: Int) -> SecureBytes? {
         var payload = [UInt8](repeating: 0, count: count)
         payload.withUnsafeBytes { if let base = $0.baseAddress, $0.count > 0 { _ = mlock(base, $0.count) } }
-        guard receiveAll(descriptor, &payload) else {
-            wipe(&payload)
-            return nil
-        }
-        return payload
+        // The read buffer is wiped either way; only the SecureBytes copy leaves.
+        defer { wipe(&payload) }
+        guard receiveAll(descriptor, &payload) else { return nil }
+        return SecureBytes(copying: payload.withUnsafeBytes { $0 })
     }
 }
