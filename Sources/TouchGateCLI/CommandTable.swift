@@ -326,7 +326,9 @@ public enum CommandTable {
                        + "(demo, test-world) the touchgate-demo executable is in neither place; "
                        + "(shell) the owner's channel cannot be set up (no private directory for it): the shell does not start; "
                        + "(lock) an owner did not confirm its cover"),
-        ExitStatusSpec(.internalError, .internalError, "internal error", "internal error"),
+        ExitStatusSpec(.internalError, .internalError, "internal error",
+                       "internal error: a bug, among them an error the store's code did not expect (the store is not "
+                       + "the cause, so the gate does not go offline on it: the session stays locked)"),
         ExitStatusSpec(.store, .store, "the store cannot be used", "the store cannot be used: unreadable, not a database, damaged, insecure, of a newer "
             + "or foreign schema, or not the store --store-id names; or (status, config) /etc/touchgate.conf cannot be used: "
             + "not root's, writable by others, unreadable or malformed"),
