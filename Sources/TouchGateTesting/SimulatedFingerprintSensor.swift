@@ -10,6 +10,8 @@ import TouchGate
 /// One type for the demo, the test suite and the bench (`touchgate test-world sensor`). A PAM
 /// stack with `pam_fprintd.so max-tries=1` reaches it through `DBUS_SYSTEM_BUS_ADDRESS` =
 /// ``busAddress`` (the processes it starts get it; ``pointThisProcessAtTheBus()`` sets it here).
+// Unchecked: its process list is changed only by the test (or demo) that starts and stops it, on
+// one thread; it is Sendable so a test's world can hold it.
 public final class SimulatedFingerprintSensor: @unchecked Sendable {
     /// Why a part did not come up, in one line.
     public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
