@@ -11,7 +11,7 @@ import TouchGate
 /// stack with `pam_fprintd.so max-tries=1` reaches it through `DBUS_SYSTEM_BUS_ADDRESS` =
 /// ``busAddress`` (the processes it starts get it; ``pointThisProcessAtTheBus()`` sets it here).
 // Unchecked: its process list is changed only by the test (or demo) that starts and stops it, on
-// one thread; it is Sendable so a test's world can hold it.
+// one thread; the tests that hold it hand it across threads without using it meanwhile.
 public final class SimulatedFingerprintSensor: @unchecked Sendable {
     /// Why a part did not come up, in one line.
     public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
