@@ -114,6 +114,17 @@ public struct WatchStateMachine: Equatable, Sendable {
         /// Terminated: the watcher exits.
         case exited(Facts)
 
+        /// Whether the machine is between `PrepareForSleep(true)` and `(false)`, whatever the connection.
+        mutating func setSleeping(_ sleeping: Bool) {
+            switch self {
+            case .idle(var facts): facts.sleeping = sleeping; self = .idle(facts)
+            case .connecting(var facts): facts.sleeping = sleeping; self = .connecting(facts)
+            case .connected(var facts, let holds): facts.sleeping = sleeping; self = .connected(facts, holdsInhibitor: holds)
+            case .waiting(var facts): facts.sleeping = sleeping; self = .waiting(facts)
+            case .exited(var facts): facts.sleeping = sleeping; self = .exited(facts)
+            }
+        }
+
         var facts: Facts {
             switch self {
             case .idle(let facts), .connecting(let facts), .connected(let facts, _), .waiting(let facts), .exited(let facts):
@@ -226,18 +237,8 @@ public struct WatchStateMachine: Equatable, Sendable {
             facts.sleeping = true
             state = .connected(facts, holdsInhibitor: false)
             return .sendAllToBackground(thenReleaseInhibitor: holds)
-        case .idle(var facts):
-            facts.sleeping = true
-            state = .idle(facts)
-        case .connecting(var facts):
-            facts.sleeping = true
-            state = .connecting(facts)
-        case .waiting(var facts):
-            facts.sleeping = true
-            state = .waiting(facts)
-        case .exited(var facts):
-            facts.sleeping = true
-            state = .exited(facts)
+        case .idle, .connecting, .waiting, .exited:
+            state.setSleeping(true)
         }
         return .sendAllToBackground(thenReleaseInhibitor: false)
     }
@@ -249,18 +250,8 @@ public struct WatchStateMachine: Equatable, Sendable {
             facts.sleeping = false
             state = .connected(facts, holdsInhibitor: holds)
             return .bringAllToForeground(thenTakeInhibitor: !holds)
-        case .idle(var facts):
-            facts.sleeping = false
-            state = .idle(facts)
-        case .connecting(var facts):
-            facts.sleeping = false
-            state = .connecting(facts)
-        case .waiting(var facts):
-            facts.sleeping = false
-            state = .waiting(facts)
-        case .exited(var facts):
-            facts.sleeping = false
-            state = .exited(facts)
+        case .idle, .connecting, .waiting, .exited:
+            state.setSleeping(false)
         }
         return .bringAllToForeground(thenTakeInhibitor: false)
     }
