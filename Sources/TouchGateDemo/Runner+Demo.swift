@@ -72,7 +72,7 @@ extension Runner {
         func event(_ event: LifecycleEvent) throws {
             let policy = try relockPolicy(store: store, user: user)
             let record = try store.updateSession(session, user: user) { record in
-                _ = try record.lifecycle.handle(event, now: clock.now, policy: policy)
+                if case .refused(let refusal) = record.lifecycle.handle(event, now: clock.now, policy: policy) { throw refusal }
                 return record
             }
             say("    event \(event.rawValue): session is \(record.lifecycle.state.rawValue)\(record.lifecycle.locked ? ", locked" : "")")

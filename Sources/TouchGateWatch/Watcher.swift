@@ -73,47 +73,108 @@ public struct Watcher {
         var connection: LogindConnection?
         var inhibitor: Int32 = -1
         var reconnectAt: Double?
-        var inputs: [WatchStateMachine.Input] = [.started]
+        var inputs: [WatcherInput] = [.started]
         defer { if inhibitor >= 0 { close(inhibitor) } }
+        func connect() {
+            connection?.close()
+            connection = nil
+            do {
+                let opened = try LogindConnection(uid: uid)
+                connection = opened
+                inputs.append(.connected(logindPresent: opened.logindPresent))
+            } catch {
+                inputs.append(.disconnected(error.description))
+            }
+        }
+        func releaseInhibitor() {
+            if inhibitor >= 0 { close(inhibitor) }
+            inhibitor = -1
+        }
+        func takeInhibitor() {
+            guard let connection else { return }
+            do {
+                releaseInhibitor()
+                inhibitor = try connection.inhibitSleep(who: "touchgate", why: "lock terminal sessions before sleep")
+                inputs.append(.inhibitorTaken(true))
+            } catch {
+                inputs.append(.inhibitorTaken(false))
+            }
+        }
         while true {
             while !inputs.isEmpty {
-                let input = inputs.removeFirst()
-                for action in machine.handle(input) {
-                    switch action {
-                    case .connect:
-                        connection?.close()
-                        connection = nil
-                        do {
-                            let opened = try LogindConnection(uid: uid)
-                            connection = opened
-                            inputs.append(.connected(logindPresent: opened.logindPresent))
-                        } catch {
-                            inputs.append(.disconnected(error.description))
-                        }
-                    case .takeInhibitor:
-                        guard let connection else { break }
-                        do {
-                            if inhibitor >= 0 { close(inhibitor) }
-                            inhibitor = -1
-                            inhibitor = try connection.inhibitSleep(who: "touchgate", why: "lock terminal sessions before sleep")
-                            inputs.append(.inhibitorTaken(true))
-                        } catch {
-                            inputs.append(.inhibitorTaken(false))
-                        }
-                    case .releaseInhibitor:
-                        if inhibitor >= 0 { close(inhibitor) }
-                        inhibitor = -1
-                    case .sendAllToBackground:
-                        try sessions.sendAllToBackground(cause: input == .sessionLock ? .screenLock : .suspend)
-                    case .bringAllToForeground:
-                        try sessions.bringAllToForeground()
-                    case .scheduleReconnect(let delay):
+                // Each input goes to its own method of the machine; its action is carried out here.
+                switch inputs.removeFirst() {
+                case .started:
+                    switch machine.start() {
+                    case .connect: connect()
+                    case .none: break
+                    }
+                case .reconnectDue:
+                    switch machine.reconnectDue() {
+                    case .connect: connect()
+                    case .none: break
+                    }
+                case .connected(let logindPresent):
+                    switch machine.connected(logindPresent: logindPresent) {
+                    case .takeInhibitor(let report):
+                        if let report { Self.printError(report) }
+                        takeInhibitor()
+                    case .report(let lines):
+                        lines.forEach(Self.printError)
+                    }
+                case .disconnected(let reason):
+                    switch machine.disconnected(reason) {
+                    case .scheduleReconnect(let delay, let release, let report):
+                        if release { releaseInhibitor() }
+                        Self.printError(report)
                         connection?.close()
                         connection = nil
                         reconnectAt = monotonicSeconds() + delay
-                    case .report(let line):
-                        Self.printError(line)
-                    case .exit:
+                    case .none: break
+                    }
+                case .logindPresent(let present):
+                    switch machine.logindPresent(present) {
+                    case .left(let release, let report):
+                        if release { releaseInhibitor() }
+                        Self.printError(report)
+                    case .back(let report, let take):
+                        Self.printError(report)
+                        if take { takeInhibitor() }
+                    case .none: break
+                    }
+                case .prepareForSleep(true):
+                    switch machine.preparingForSleep() {
+                    case .sendAllToBackground(let release):
+                        try sessions.sendAllToBackground(cause: .suspend)
+                        if release { releaseInhibitor() }
+                    }
+                case .prepareForSleep(false):
+                    switch machine.wokeUp() {
+                    case .bringAllToForeground(let take):
+                        try sessions.bringAllToForeground()
+                        if take { takeInhibitor() }
+                    }
+                case .sessionLock:
+                    switch machine.sessionLocked() {
+                    case .sendAllToBackground: try sessions.sendAllToBackground(cause: .screenLock)
+                    }
+                case .sessionUnlock:
+                    switch machine.sessionUnlocked() {
+                    case .bringAllToForeground: try sessions.bringAllToForeground()
+                    }
+                case .inhibitorTaken(true):
+                    switch machine.inhibitorTaken() {
+                    case .keep: break
+                    case .releaseInhibitor: releaseInhibitor()
+                    }
+                case .inhibitorTaken(false):
+                    switch machine.inhibitorRefused() {
+                    case .report(let line): Self.printError(line)
+                    }
+                case .terminate:
+                    switch machine.terminate() {
+                    case .exit(let release):
+                        if release { releaseInhibitor() }
                         return .success
                     }
                 }

@@ -167,4 +167,30 @@ import Testing
         _ = machine.promptOwned(by: 1)
         #expect(machine.terminalGone() == .finish(.stopped(AuthError(.systemCancel)), say: nil))
     }
+
+    /// An interruption once the gate is over only says how it stops: nothing is said again,
+    /// even with `-S`, and it never resumes a wait that is over.
+    @Test func anInterruptionAfterTheEndStopsSilently() {
+        var machine = Machine(scripted: true)
+        _ = machine.start()
+        #expect(machine.promptClaimed(sessionLocked: false) == .finish(.unlocked, say: nil))
+        #expect(machine.interrupted(.user) == .finish(.stopped(AuthError(.userCancel)), say: nil))
+        // With -S a gone terminal is said, whatever the state.
+        #expect(machine.terminalGone() == .finish(.stopped(AuthError(.systemCancel)),
+                                                  say: "touchgate: \(AuthError(.systemCancel).message) (systemCancel)"))
+    }
+
+    /// Each input answers only with its own action type: the owner's wait says whether to
+    /// claim or take over, the claim's answer whether to evaluate, wait or end.
+    @Test func theOwnersWaitAndTheClaimAnswerWithTheirOwnActions() {
+        var machine = Machine(scripted: false)
+        #expect(machine.start() == .claimPrompt)
+        #expect(machine.promptOwned(by: 7) == .waitForOwner(7, milliseconds: Machine.ownerPollMilliseconds))
+        #expect(machine.ownerWaitEnded(sessionLocked: true, takeOver: true) == .takeOverPrompt)
+        #expect(machine.promptOwned(by: 7) == .waitForOwner(7, milliseconds: Machine.ownerPollMilliseconds))
+        #expect(machine.ownerWaitEnded(sessionLocked: true) == .claimPrompt)
+        #expect(machine.promptClaimed(sessionLocked: true) == .evaluate(notice: nil, clearInterruption: false))
+        #expect(machine.evaluationSucceeded() == .unlockSession)
+        #expect(machine.unlocked() == .finish(.unlocked, say: nil))
+    }
 }

@@ -20,7 +20,7 @@ import Testing
         ]
         for (id, user, events) in paths {
             try store.updateSession(id, user: user) { record in
-                for event in events { _ = try record.lifecycle.handle(event, now: 100, policy: off) }
+                for event in events { _ = record.lifecycle.handle(event, now: 100, policy: off) }
             }
         }
         return store

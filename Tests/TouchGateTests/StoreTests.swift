@@ -136,7 +136,7 @@ import Testing
         let store = try Store(path: temporaryStorePath())
         let policy = SessionLifecycle.Policy(enabled: true, graceSeconds: 0)
         try store.updateSession("s1", user: "alice", recording: .didFinishLaunching) { record in
-            _ = try record.lifecycle.handle(.didFinishLaunching, now: 0, policy: policy)
+            #expect(record.lifecycle.handle(.didFinishLaunching, now: 0, policy: policy) == .requireUnlock)
         }
         #expect(try store.session("s1")?.lifecycle.state == .inactive)
         let entries = try store.auditEntries(limit: 10)
@@ -144,7 +144,9 @@ import Testing
         // A transition the state does not allow changes neither the session nor the log.
         #expect(throws: SessionLifecycle.InvalidTransition.self) {
             try store.updateSession("s1", user: "alice", recording: .willEnterForeground) { record in
-                _ = try record.lifecycle.handle(.willEnterForeground, now: 0, policy: policy)
+                if case .refused(let refusal) = record.lifecycle.handle(.willEnterForeground, now: 0, policy: policy) {
+                    throw refusal
+                }
             }
         }
         #expect(try store.session("s1")?.lifecycle.state == .inactive)

@@ -115,7 +115,7 @@ public final class GateUseCase {
         }
         let locked: Bool
         do {
-            locked = try Gate.sessionIsLocked(
+            locked = try GateStart.sessionIsLocked(
                 store: store, session: request.session, record: record, configuration: configuration, existing: existing,
                 idleSince: request.idleSince, lockRequest: request.lockRequest, now: clock.now)
         } catch let error as StoreError {

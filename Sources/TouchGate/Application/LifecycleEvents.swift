@@ -36,7 +36,10 @@ public struct LifecycleEvents {
         let policy = try policy()
         let now = store.clock.now
         let (action, record) = try store.updateSession(id, user: user, recording: event) { record in
-            (try record.lifecycle.handle(event, now: now, policy: policy), record)
+            switch record.lifecycle.handle(event, now: now, policy: policy) {
+            case .refused(let refusal): throw refusal
+            case let action: (action, record)
+            }
         }
         if action == .cancelPendingPrompt { cancelPendingPrompt(of: record) }
         return record

@@ -58,7 +58,7 @@ public final class ShellSession {
             guard record.enabled else { return (false, configuration.idleSeconds) }
             var idleSince: Double?
             if case .idle(let since) = reason { idleSince = since }
-            let locked = try Gate.sessionIsLocked(
+            let locked = try GateStart.sessionIsLocked(
                 store: store, session: id, record: record, configuration: configuration,
                 existing: try store.session(id), idleSince: idleSince, lockRequest: false, now: store.clock.now)
             return (locked, configuration.idleSeconds)

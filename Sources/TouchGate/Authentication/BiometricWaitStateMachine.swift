@@ -85,8 +85,10 @@ public struct BiometricWaitStateMachine: Sendable {
     /// its first line, or after a question, a line may be the answer to the question) and until
     /// the input ends.
     public var watchesInput: Bool {
-        guard inputWatchable, case .running(sensorWait: true, inputEnded: false) = state else { return false }
-        return true
+        switch state {
+        case .running(sensorWait: true, inputEnded: false): inputWatchable
+        case .initial, .running, .relaying, .finished: false
+        }
     }
 
     /// Whether the prompt source keeps a non-empty line it reads during the wait (for the passcode
@@ -97,19 +99,30 @@ public struct BiometricWaitStateMachine: Sendable {
 
     /// The worker was spawned.
     public mutating func started() -> StartedAction {
-        guard case .initial = state else { preconditionFailure("started twice") }
-        state = .running(sensorWait: false, inputEnded: false)
-        return .sendStart
+        switch state {
+        case .initial:
+            state = .running(sensorWait: false, inputEnded: false)
+            return .sendStart
+        case .running, .relaying, .finished:
+            preconditionFailure("started twice")
+        }
     }
 
     /// The worker could not be spawned: the stack never ran.
     public mutating func notSpawned() -> FinishAction {
-        finish(.notStarted)
+        switch state {
+        case .initial: finish(.notStarted)
+        case .running, .relaying, .finished: preconditionFailure("spawned already")
+        }
     }
 
     /// The worker relayed a message of the stack (its text already sanitized).
     public mutating func workerMessage(style: MessageStyle, text: String) -> MessageAction {
-        guard case .running(let sensorWait, let inputEnded) = state else { preconditionFailure("no worker running") }
+        let sensorWait: Bool, inputEnded: Bool
+        switch state {
+        case .running(let waiting, let ended): (sensorWait, inputEnded) = (waiting, ended)
+        case .initial, .relaying, .finished: preconditionFailure("no worker running")
+        }
         switch style {
         case .question(let echo):
             state = .relaying(inputEnded: inputEnded)
@@ -131,22 +144,32 @@ public struct BiometricWaitStateMachine: Sendable {
 
     /// The user answered the relayed question.
     public mutating func answered() -> AnsweredAction {
-        guard case .relaying(let inputEnded) = state else { preconditionFailure("no question relayed") }
-        state = .running(sensorWait: false, inputEnded: inputEnded)
-        return .sendAnswer
+        switch state {
+        case .relaying(let inputEnded):
+            state = .running(sensorWait: false, inputEnded: inputEnded)
+            return .sendAnswer
+        case .initial, .running, .finished:
+            preconditionFailure("no question relayed")
+        }
     }
 
     /// The relayed question got no answer (the fallback, a cancel, end of input, an invalid line,
     /// no one to ask: the conversation recorded which); the stack is stopped.
     public mutating func notAnswered() -> FinishAction {
-        guard case .relaying(_) = state else { preconditionFailure("no question relayed") }
-        return finish(.conversationFailed)
+        switch state {
+        case .relaying: finish(.conversationFailed)
+        case .initial, .running, .finished: preconditionFailure("no question relayed")
+        }
     }
 
     /// A line typed during the wait, as the prompt source read it (``keepsTypedLine`` said whether
     /// it keeps a non-empty one).
     public mutating func lineTyped(_ line: WaitingLine) -> LineTypedAction {
-        guard case .running(let sensorWait, _) = state, watchesInput else {
+        let sensorWait: Bool
+        switch state {
+        case .running(let waiting, _) where watchesInput:
+            sensorWait = waiting
+        case .initial, .running, .relaying, .finished:
             // Input is read only while it is watched; anything else waits for a prompt.
             return .keepWaiting
         }
@@ -169,8 +192,10 @@ public struct BiometricWaitStateMachine: Sendable {
 
     /// The worker reported the stack's result.
     public mutating func workerResult(_ outcome: PAMOutcome) -> FinishAction {
-        guard case .running(_, _) = state else { preconditionFailure("no worker running") }
-        return finish(outcome)
+        switch state {
+        case .running: finish(outcome)
+        case .initial, .relaying, .finished: preconditionFailure("no worker running")
+        }
     }
 
     /// The worker is gone without a result (its socket closed, a malformed frame, a send that
@@ -187,8 +212,12 @@ public struct BiometricWaitStateMachine: Sendable {
     }
 
     private mutating func finish(_ outcome: PAMOutcome, fallbackChosen: Bool = false) -> FinishAction {
-        if case .finished = state { preconditionFailure("finished twice") }
-        state = .finished
-        return .killWorkerAndFinish(outcome, fallbackChosen: fallbackChosen)
+        switch state {
+        case .initial, .running, .relaying:
+            state = .finished
+            return .killWorkerAndFinish(outcome, fallbackChosen: fallbackChosen)
+        case .finished:
+            preconditionFailure("finished twice")
+        }
     }
 }

@@ -220,7 +220,11 @@ public struct EvaluationStateMachine: Sendable {
 
     /// The evaluation starts with what the driver read.
     public mutating func start(_ snapshot: Snapshot) -> NextAction {
-        guard case .initial(let interruption) = state else { preconditionFailure("start twice") }
+        let interruption: Interruption?
+        switch state {
+        case .initial(let pending): interruption = pending
+        case .asking, .admitting, .checking, .settling, .finished: preconditionFailure("start twice")
+        }
         if let interruption { return finish(AuthError(interruption.code)) }
         let run = Run(snapshot: snapshot)
         switch mode {
@@ -231,7 +235,13 @@ public struct EvaluationStateMachine: Sendable {
 
     /// The store admitted try `attempt` (already counted as a failure until it is settled).
     public mutating func admitted(_ attempt: Int64) -> AdmittedAction {
-        guard case .admitting(let run, let factor, let tries, let interruption) = state else { preconditionFailure("not admitting") }
+        let run: Run, factor: Factor, tries: Int, interruption: Interruption?
+        switch state {
+        case .admitting(let admitting, let admitted, let made, let pending):
+            (run, factor, tries, interruption) = (admitting, admitted, made, pending)
+        case .initial, .asking, .checking, .settling, .finished:
+            preconditionFailure("not admitting")
+        }
         if let interruption {
             // Cancelled while the store admitted it: the try never reached a stack.
             state = .settling(run, factor, tries: tries, next: .stop(interruption.code))
@@ -253,7 +263,11 @@ public struct EvaluationStateMachine: Sendable {
     /// that came while the prompt was open decides, even over an answer submitted at once: that
     /// answer never reaches a stack.
     public mutating func answered(_ end: PromptEnd) -> NextAction {
-        guard case .asking(let run, let tries, let pending) = state else { preconditionFailure("not asking") }
+        let run: Run, tries: Int, pending: Interruption?
+        switch state {
+        case .asking(let asking, let made, let interruption): (run, tries, pending) = (asking, made, interruption)
+        case .initial, .admitting, .checking, .settling, .finished: preconditionFailure("not asking")
+        }
         if let pending { return finish(AuthError(pending.code), audit: .passcode) }
         switch end {
         case .submitted:
@@ -330,7 +344,12 @@ public struct EvaluationStateMachine: Sendable {
     /// taken back. An interruption that arrived while a module worked counts as much as one at
     /// a prompt, and turns even a verified credential into a cancel.
     public mutating func checkEnded(_ result: CredentialCheckResult) -> CheckEndedAction {
-        guard case .checking(var run, let factor, let attempt, let tries, let pending) = state else {
+        var run: Run
+        let factor: Factor, attempt: Int64, tries: Int, pending: Interruption?
+        switch state {
+        case .checking(let checking, let checked, let admitted, let made, let interruption):
+            (run, factor, attempt, tries, pending) = (checking, checked, admitted, made, interruption)
+        case .initial, .asking, .admitting, .settling, .finished:
             preconditionFailure("not checking")
         }
         func stopped(_ code: AuthError.Code) -> AttemptResult {
@@ -373,7 +392,11 @@ public struct EvaluationStateMachine: Sendable {
 
     /// The store recorded the try being settled.
     public mutating func settled() -> NextAction {
-        guard case .settling(let run, let factor, let tries, let next) = state else { preconditionFailure("not settling") }
+        let run: Run, factor: Factor, tries: Int, next: Next
+        switch state {
+        case .settling(let settling, let settled, let made, let then): (run, factor, tries, next) = (settling, settled, made, then)
+        case .initial, .asking, .admitting, .checking, .finished: preconditionFailure("not settling")
+        }
         switch (factor, next) {
         case (_, .stop(let code)):
             return finish(AuthError(code))
@@ -467,7 +490,7 @@ public struct EvaluationStateMachine: Sendable {
         switch state {
         case .admitting(let admitting, let admitted, _, let pending): (run, factor, interruption) = (admitting, admitted, pending)
         case .asking(let asking, _, let pending): (run, factor, interruption) = (asking, .passcode, pending)
-        default: preconditionFailure("not admitting")
+        case .initial, .checking, .settling, .finished: preconditionFailure("not admitting")
         }
         if let interruption { return finish(AuthError(interruption.code)) }
         switch factor {

@@ -124,12 +124,19 @@ public struct GateStateMachine: Sendable {
     }
 
     // MARK: - Inputs
+    //
+    // Each input switches over every state: the states it is valid in decide, the others are a
+    // driver's bug (swift-nio's `preconditionFailure` in the arm, never a `default:`).
 
     /// The gate starts over a locked session.
     public mutating func start() -> StartAction {
-        guard state == .initial else { preconditionFailure("start twice") }
-        state = .claiming(notice: nil, clearInterruption: false)
-        return .claimPrompt
+        switch state {
+        case .initial:
+            state = .claiming(notice: nil, clearInterruption: false)
+            return .claimPrompt
+        case .claiming, .waitingForOwner, .evaluating, .unlocking, .countingDown, .waitingForEnter, .finished:
+            preconditionFailure("start twice")
+        }
     }
 
     /// The prompt is this gate's: no double prompt. `sessionLocked` is the session as read once
@@ -137,45 +144,66 @@ public struct GateStateMachine: Sendable {
     /// looked (between ``ownerWaitEnded(sessionLocked:takeOver:)`` and the claim), and then
     /// nothing is asked.
     public mutating func promptClaimed(sessionLocked: Bool) -> ClaimAction {
-        guard case .claiming(let notice, let clearInterruption) = state else { preconditionFailure("not claiming") }
-        if !sessionLocked {
-            let (end, say) = finish(.unlocked)
-            return .finish(end, say: say)
+        switch state {
+        case .claiming(let notice, let clearInterruption):
+            if !sessionLocked {
+                let (end, say) = finish(.unlocked)
+                return .finish(end, say: say)
+            }
+            state = .evaluating
+            return .evaluate(notice: notice, clearInterruption: clearInterruption)
+        case .initial, .waitingForOwner, .evaluating, .unlocking, .countingDown, .waitingForEnter, .finished:
+            preconditionFailure("not claiming")
         }
-        state = .evaluating
-        return .evaluate(notice: notice, clearInterruption: clearInterruption)
     }
 
     /// Another live process prompts for this session: wait for it.
     public mutating func promptOwned(by owner: Int32) -> ClaimAction {
-        guard case .claiming = state else { preconditionFailure("not claiming") }
-        state = .waitingForOwner
-        return .waitForOwner(owner, milliseconds: Self.ownerPollMilliseconds)
+        switch state {
+        case .claiming:
+            state = .waitingForOwner
+            return .waitForOwner(owner, milliseconds: Self.ownerPollMilliseconds)
+        case .initial, .waitingForOwner, .evaluating, .unlocking, .countingDown, .waitingForEnter, .finished:
+            preconditionFailure("not claiming")
+        }
     }
 
     /// The wait for the other process is over: it unlocked the session, or the gate claims
     /// again; with `takeOver` (Enter at this gate) it takes the prompt, so the gate in front of
     /// the user can always unlock and never waits for ever for a prompt no one answers.
     public mutating func ownerWaitEnded(sessionLocked: Bool, takeOver: Bool = false) -> OwnerWaitAction {
-        guard state == .waitingForOwner else { preconditionFailure("not waiting for an owner") }
-        if !sessionLocked {
-            let (end, say) = finish(.unlocked)
-            return .finish(end, say: say)
+        switch state {
+        case .waitingForOwner:
+            if !sessionLocked {
+                let (end, say) = finish(.unlocked)
+                return .finish(end, say: say)
+            }
+            state = .claiming(notice: nil, clearInterruption: false)
+            return takeOver ? .takeOverPrompt : .claimPrompt
+        case .initial, .claiming, .evaluating, .unlocking, .countingDown, .waitingForEnter, .finished:
+            preconditionFailure("not waiting for an owner")
         }
-        state = .claiming(notice: nil, clearInterruption: false)
-        return takeOver ? .takeOverPrompt : .claimPrompt
     }
 
     /// The evaluation succeeded.
     public mutating func evaluationSucceeded() -> EvaluationSucceededAction {
-        guard state == .evaluating else { preconditionFailure("not evaluating") }
-        state = .unlocking
-        return .unlockSession
+        switch state {
+        case .evaluating:
+            state = .unlocking
+            return .unlockSession
+        case .initial, .claiming, .waitingForOwner, .unlocking, .countingDown, .waitingForEnter, .finished:
+            preconditionFailure("not evaluating")
+        }
     }
 
     /// The evaluation ended with `error`; `terminalGone`: the terminal the gate holds is gone.
     public mutating func evaluationFailed(_ error: AuthError, terminalGone: Bool = false) -> EvaluationFailedAction {
-        guard state == .evaluating else { preconditionFailure("not evaluating") }
+        switch state {
+        case .evaluating:
+            break
+        case .initial, .claiming, .waitingForOwner, .unlocking, .countingDown, .waitingForEnter, .finished:
+            preconditionFailure("not evaluating")
+        }
         if let (end, say) = end(for: error, terminalGone: terminalGone) { return .finish(end, say: say) }
         let cancelled = error.code == .userCancel || error.code == .appCancel
         // A cancel from outside says what sent the session away (its detail), not "cancelled".
@@ -205,9 +233,13 @@ public struct GateStateMachine: Sendable {
 
     /// The session is unlocked in the store.
     public mutating func unlocked() -> UnlockedAction {
-        guard state == .unlocking else { preconditionFailure("not unlocking") }
-        let (end, say) = finish(.unlocked)
-        return .finish(end, say: say)
+        switch state {
+        case .unlocking:
+            let (end, say) = finish(.unlocked)
+            return .finish(end, say: say)
+        case .initial, .claiming, .waitingForOwner, .evaluating, .countingDown, .waitingForEnter, .finished:
+            preconditionFailure("not unlocking")
+        }
     }
 
     /// A second of the countdown passed; `storeWait` is the wait the store says now (`nil`: the
@@ -217,18 +249,27 @@ public struct GateStateMachine: Sendable {
     /// success at another terminal, `touchgate reset`) or a changed `passcode-delays` ends or
     /// shortens it at the next second, and a wrong try elsewhere lengthens it.
     public mutating func tick(storeWait: Int?) -> TickAction {
-        guard case .countingDown(_, let notice) = state else { preconditionFailure("not counting down") }
-        if let remaining = storeWait, remaining > 0 {
-            state = .countingDown(remaining: remaining, notice: notice)
-            return .redrawCountdown(seconds: remaining)
+        switch state {
+        case .countingDown(_, let notice):
+            if let remaining = storeWait, remaining > 0 {
+                state = .countingDown(remaining: remaining, notice: notice)
+                return .redrawCountdown(seconds: remaining)
+            }
+            state = .evaluating
+            return .evaluate(notice: notice, clearInterruption: false)
+        case .initial, .claiming, .waitingForOwner, .evaluating, .unlocking, .waitingForEnter, .finished:
+            preconditionFailure("not counting down")
         }
-        state = .evaluating
-        return .evaluate(notice: notice, clearInterruption: false)
     }
 
     /// The wait for Enter ended.
     public mutating func enterWaitEnded(_ end: GateEnterWait, terminalGone: Bool = false) -> EnterWaitAction {
-        guard state == .waitingForEnter else { preconditionFailure("not waiting for Enter") }
+        switch state {
+        case .waitingForEnter:
+            break
+        case .initial, .claiming, .waitingForOwner, .evaluating, .unlocking, .countingDown, .finished:
+            preconditionFailure("not waiting for Enter")
+        }
         func finished(_ gateEnd: GateEnd) -> EnterWaitAction {
             let (gateEnd, say) = finish(gateEnd)
             return .finish(gateEnd, say: say)
@@ -257,15 +298,22 @@ public struct GateStateMachine: Sendable {
     /// A signal (or a lifecycle event) arrived during a wait of the gate's own (for another
     /// owner, a countdown): it ends the gate, or is forgotten and the wait goes on.
     public mutating func interrupted(_ interruption: Interruption) -> InterruptedAction {
-        if state == .finished { return .finish(.stopped(AuthError(interruption.code)), say: nil) }
-        guard let (end, say) = end(for: AuthError(interruption.code), terminalGone: false) else { return .resume }
-        return .finish(end, say: say)
+        switch state {
+        case .finished:
+            return .finish(.stopped(AuthError(interruption.code)), say: nil)
+        case .initial, .claiming, .waitingForOwner, .evaluating, .unlocking, .countingDown, .waitingForEnter:
+            guard let (end, say) = end(for: AuthError(interruption.code), terminalGone: false) else { return .resume }
+            return .finish(end, say: say)
+        }
     }
 
     /// The terminal the gate holds is gone: ending is all that is left (the session stays locked).
     public mutating func terminalGone() -> TerminalGoneAction {
-        let (end, say) = finish(.stopped(AuthError(.systemCancel)))
-        return .finish(end, say: say)
+        switch state {
+        case .initial, .claiming, .waitingForOwner, .evaluating, .unlocking, .countingDown, .waitingForEnter, .finished:
+            let (end, say) = finish(.stopped(AuthError(.systemCancel)))
+            return .finish(end, say: say)
+        }
     }
 
     // MARK: - Rules

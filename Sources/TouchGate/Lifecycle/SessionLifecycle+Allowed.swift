@@ -5,10 +5,9 @@ extension SessionLifecycle {
     /// Such an event is skipped, never forced, so no hook or watcher can unlock anything by
     /// sending events in an odd order. Returns the action, or `nil` when the event was skipped.
     public mutating func handleIfAllowed(_ event: LifecycleEvent, now: Double, policy: Policy) -> Action? {
-        do {
-            return try handle(event, now: now, policy: policy)
-        } catch {
-            return nil
+        switch handle(event, now: now, policy: policy) {
+        case .refused: nil
+        case let action: action
         }
     }
 }

@@ -1,17 +1,57 @@
 /// The lifecycle of one terminal session and its relock policy, as a pure state machine.
 ///
-/// In the manner of swift-nio's state machines: a value type, each event returns the action the
-/// caller must carry out, and nothing here does I/O or reads a clock, so every path is testable.
+/// Shaped like swift-nio's state machines (NIOTLS's `ProtocolNegotiationHandlerStateMachine`):
+/// a value type with a private `State` whose cases carry their data (the time an absence
+/// began, only where there is one); each input returns what the caller must do, a transition
+/// the table refuses included (``Action/refused(_:)``, a value, nothing changed); nothing here
+/// does I/O or reads a clock, so every path is testable.
 ///
 /// The security invariant: `locked` becomes false only through ``unlock(_:)``, which takes the
 /// ``EvaluationSuccess`` only a successful evaluation makes. No event clears it, and every
-/// change of `state` follows ``destination(of:from:)``.
+/// change of state follows ``destination(of:from:)``: the state is private, and no input sets
+/// it around the table (an idle shell goes to the background by the table's own events).
 public struct SessionLifecycle: Equatable, Sendable {
-    public private(set) var state: LifecycleState
+    /// Where the session is in the table, with what each place knows.
+    private enum State: Equatable, Sendable {
+        case notRunning
+        /// `returningSince`: when the absence it returns from began (a return being decided).
+        case inactive(returningSince: Double?)
+        case active
+        /// `since`: when the session entered the background (`nil` only in a row written so).
+        case background(since: Double?)
+
+        /// The place `state` in the table, with `since` where it has one.
+        init(_ state: LifecycleState, since: Double?) {
+            switch state {
+            case .notRunning: self = .notRunning
+            case .inactive: self = .inactive(returningSince: since)
+            case .active: self = .active
+            case .background: self = .background(since: since)
+            }
+        }
+    }
+
+    private var current: State
     /// A successful evaluation is needed before the session is shown again.
     public private(set) var locked: Bool
+
+    /// The place in the table.
+    public var state: LifecycleState {
+        switch current {
+        case .notRunning: .notRunning
+        case .inactive: .inactive
+        case .active: .active
+        case .background: .background
+        }
+    }
+
     /// When the session entered the background, while it is there or returning from it.
-    public private(set) var backgroundSince: Double?
+    public var backgroundSince: Double? {
+        switch current {
+        case .inactive(let since), .background(let since): since
+        case .notRunning, .active: nil
+        }
+    }
 
     /// What the relock policy is set to for this session's user.
     public struct Policy: Equatable, Sendable {
@@ -34,6 +74,8 @@ public struct SessionLifecycle: Equatable, Sendable {
         case requireUnlock
         /// End a prompt that is waiting for this session with `appCancel`; the session stays locked.
         case cancelPendingPrompt
+        /// The state does not allow the event: nothing changed, nothing is to be stored.
+        case refused(InvalidTransition)
     }
 
     /// An event the current state does not allow; the state is left as it was.
@@ -49,11 +91,11 @@ public struct SessionLifecycle: Equatable, Sendable {
     }
 
     /// A lifecycle in any state: only for the store, which reads one back from its row (and for
-    /// tests), so that no caller outside the library sets a state around the table.
+    /// tests), so that no caller outside the library sets a state around the table. A time of
+    /// absence is kept only where the state has one (inactive, background).
     init(state: LifecycleState, locked: Bool = false, backgroundSince: Double? = nil) {
-        self.state = state
+        self.current = State(state, since: backgroundSince)
         self.locked = locked
-        self.backgroundSince = backgroundSince
     }
 
     /// The state each event leads to from each state it is valid in, following UIKit's application lifecycle.
@@ -71,34 +113,35 @@ public struct SessionLifecycle: Equatable, Sendable {
         case (.inactive, .didEnterBackground): .background
         case (.background, .willEnterForeground): .inactive
         case (.inactive, .willTerminate), (.active, .willTerminate), (.background, .willTerminate): .notRunning
-        default: nil
+        case (.notRunning, _), (.inactive, .willResignActive), (.inactive, .willEnterForeground),
+             (.active, .didBecomeActive), (.active, .didEnterBackground), (.active, .willEnterForeground),
+             (.background, .didBecomeActive), (.background, .willResignActive), (.background, .didEnterBackground): nil
         }
     }
 
-    /// Applies `event` at time `now` under `policy`.
-    public mutating func handle(_ event: LifecycleEvent, now: Double, policy: Policy) throws(InvalidTransition) -> Action {
+    /// Applies `event` at time `now` under `policy`; ``Action/refused(_:)`` (nothing changed)
+    /// when the table does not allow it from this state.
+    public mutating func handle(_ event: LifecycleEvent, now: Double, policy: Policy) -> Action {
         guard let next = Self.destination(of: event, from: state) else {
-            throw InvalidTransition(state: state, event: event)
+            return .refused(InvalidTransition(state: state, event: event))
         }
-        state = next
         switch event {
         case .didFinishLaunching:
             // A fresh start: nothing of an earlier process's absence carries over, and a lock it
             // left stays (only `unlock()` clears one).
-            backgroundSince = nil
+            current = State(next, since: nil)
             if policy.enabled { locked = true }
         case .didEnterBackground:
-            backgroundSince = now
+            current = State(next, since: now)
             if policy.enabled, policy.graceSeconds == 0 { locked = true }
             return .cancelPendingPrompt
         case .willEnterForeground:
+            current = State(next, since: backgroundSince)
             relockIfGraceElapsed(now: now, policy: policy)
-        case .didBecomeActive:
-            backgroundSince = nil
-        case .willTerminate:
-            backgroundSince = nil
         case .willResignActive:
-            break
+            current = State(next, since: backgroundSince)
+        case .didBecomeActive, .willTerminate:
+            current = State(next, since: nil)
         }
         return locked ? .requireUnlock : .none
     }
@@ -110,12 +153,21 @@ public struct SessionLifecycle: Equatable, Sendable {
         if now < since || now - since >= Double(policy.graceSeconds) { locked = true }
     }
 
-    /// A shell idle since `since`: counts as a trip to the background that began then, and as a
-    /// return now, locked when the absence outlasted the grace period.
+    /// A shell idle since `since`: counts as a trip to the background that began then (by the
+    /// table's events: will-resign-active when active, did-enter-background), and as a return
+    /// now, locked when the absence outlasted the grace period. A session that is not running
+    /// has no shell to idle: it is left as it is.
     public mutating func idled(since: Double, now: Double, policy: Policy) {
-        if state != .background {
-            backgroundSince = min(since, now)
-            state = .background
+        switch current {
+        case .notRunning:
+            return
+        case .active:
+            _ = handle(.willResignActive, now: now, policy: policy)
+            _ = handle(.didEnterBackground, now: min(since, now), policy: policy)
+        case .inactive:
+            _ = handle(.didEnterBackground, now: min(since, now), policy: policy)
+        case .background:
+            break
         }
         relockIfGraceElapsed(now: now, policy: policy)
     }
@@ -130,10 +182,9 @@ public struct SessionLifecycle: Equatable, Sendable {
     /// has shown it.
     public mutating func unlock(_ success: EvaluationSuccess) {
         locked = false
-        backgroundSince = nil
         for event in [LifecycleEvent.didFinishLaunching, .willEnterForeground, .didBecomeActive]
         where state != .active && (event != .didFinishLaunching || state == .notRunning) {
-            if let next = Self.destination(of: event, from: state) { state = next }
+            if let next = Self.destination(of: event, from: state) { current = State(next, since: nil) }
         }
     }
 
@@ -143,10 +194,15 @@ public struct SessionLifecycle: Equatable, Sendable {
     public mutating func becameVisible(now: Double, policy: Policy) {
         for event in [LifecycleEvent.willEnterForeground, .didBecomeActive] where !locked {
             guard Self.destination(of: event, from: state) != nil else { continue }
-            _ = try? handle(event, now: now, policy: policy)
+            _ = handle(event, now: now, policy: policy)
         }
     }
 
     /// True while the session is returning from the background (inactive, with an absence on record).
-    public var isReturning: Bool { state == .inactive && backgroundSince != nil }
+    public var isReturning: Bool {
+        switch current {
+        case .inactive(let since): since != nil
+        case .notRunning, .active, .background: false
+        }
+    }
 }

@@ -47,8 +47,13 @@ public struct ShellOwnerStateMachine: Sendable {
     }
 
     public mutating func start(now: Double) -> StartAction {
-        state = .checking(.launch, programStarted: false, lastInput: now)
-        return .checkSession(.launch)
+        switch state {
+        case .idle:
+            state = .checking(.launch, programStarted: false, lastInput: now)
+            return .checkSession(.launch)
+        case .checking, .open, .covered, .hangingUp, .ended:
+            preconditionFailure("started twice")
+        }
     }
 
     // MARK: - The store's answer
@@ -66,7 +71,11 @@ public struct ShellOwnerStateMachine: Sendable {
     /// A store that cannot be read counts as locked (the gate then runs offline, passcode only).
     public mutating func checked(locked: Bool, idleSeconds: Int, now: Double) -> CheckAction {
         self.idleSeconds = idleSeconds
-        guard case .checking(let reason, let started, let lastInput) = state else { return .none }
+        let reason: CheckReason, started: Bool, lastInput: Double
+        switch state {
+        case .checking(let asked, let running, let input): (reason, started, lastInput) = (asked, running, input)
+        case .idle, .open, .covered, .hangingUp, .ended: return .none
+        }
         if locked {
             state = .covered(programStarted: started)
             return .cover
@@ -146,13 +155,17 @@ public struct ShellOwnerStateMachine: Sendable {
     public var programStarted: Bool {
         switch state {
         case .idle, .checking(_, programStarted: false, _), .covered(programStarted: false): false
-        default: true
+        case .checking(_, programStarted: true, _), .covered(programStarted: true), .open, .hangingUp, .ended: true
         }
     }
 
     /// The gate that started at `startedAt` ended with `status` (0: the unlock).
     public mutating func gateEnded(status: Int32, terminalGone: Bool, now: Double, startedAt: Double? = nil) -> GateEndAction {
-        guard case .covered(let started) = state else { return .none }
+        let started: Bool
+        switch state {
+        case .covered(let running): started = running
+        case .idle, .checking, .open, .hangingUp, .ended: return .none
+        }
         // The terminal is gone: ``hangUp()`` ends the owner (and the program, if it runs).
         if terminalGone { return .hangUpProgram }
         guard status == 0 else {
@@ -186,9 +199,13 @@ public struct ShellOwnerStateMachine: Sendable {
 
     /// Bytes typed at the outer terminal (focus reports already taken out).
     public mutating func input(now: Double) -> InputAction {
-        guard case .open = state else { return .drop }
-        state = .open(lastInput: now)
-        return .relay
+        switch state {
+        case .open:
+            state = .open(lastInput: now)
+            return .relay
+        case .idle, .checking, .covered, .hangingUp, .ended:
+            return .drop
+        }
     }
 
     public enum OutputAction: Equatable, Sendable {
@@ -200,8 +217,10 @@ public struct ShellOwnerStateMachine: Sendable {
 
     /// Bytes the program wrote.
     public func output() -> OutputAction {
-        if case .open = state { return .showAndRecord }
-        return .recordOnly
+        switch state {
+        case .open: .showAndRecord
+        case .idle, .checking, .covered, .hangingUp, .ended: .recordOnly
+        }
     }
 
     /// How often a shown session reads its settings again: a `config set idle-seconds` made
@@ -218,8 +237,10 @@ public struct ShellOwnerStateMachine: Sendable {
     /// When the idle lock is due: the last key plus `idle-seconds`, or `nil` (no idle lock, or
     /// the terminal is not shown).
     public var idleDeadline: Double? {
-        guard idleSeconds > 0, case .open(let lastInput) = state else { return nil }
-        return lastInput + Double(idleSeconds)
+        switch state {
+        case .open(let lastInput): idleSeconds > 0 ? lastInput + Double(idleSeconds) : nil
+        case .idle, .checking, .covered, .hangingUp, .ended: nil
+        }
     }
 
     public enum TimerAction: Equatable, Sendable {
@@ -229,9 +250,14 @@ public struct ShellOwnerStateMachine: Sendable {
 
     /// The timer woke at `now`: the idle lock when its time came.
     public mutating func timerFired(now: Double) -> TimerAction {
-        guard let deadline = idleDeadline, case .open(let lastInput) = state, now >= deadline else { return .none }
-        state = .checking(.idle(since: lastInput), programStarted: true, lastInput: lastInput)
-        return .checkSession(.idle(since: lastInput))
+        switch state {
+        case .open(let lastInput):
+            guard let deadline = idleDeadline, now >= deadline else { return .none }
+            state = .checking(.idle(since: lastInput), programStarted: true, lastInput: lastInput)
+            return .checkSession(.idle(since: lastInput))
+        case .idle, .checking, .covered, .hangingUp, .ended:
+            return .none
+        }
     }
 
     // MARK: - Requests, focus, size
@@ -245,9 +271,13 @@ public struct ShellOwnerStateMachine: Sendable {
 
     /// The watcher or a lifecycle event asks the owner to look at the session now.
     public mutating func lockRequested() -> RequestAction {
-        guard case .open(let lastInput) = state else { return .acknowledge }
-        state = .checking(.request, programStarted: true, lastInput: lastInput)
-        return .checkSession(.request)
+        switch state {
+        case .open(let lastInput):
+            state = .checking(.request, programStarted: true, lastInput: lastInput)
+            return .checkSession(.request)
+        case .idle, .checking, .covered, .hangingUp, .ended:
+            return .acknowledge
+        }
     }
 
     public enum FocusAction: Equatable, Sendable {
@@ -261,7 +291,7 @@ public struct ShellOwnerStateMachine: Sendable {
         switch state {
         case .open, .covered(programStarted: true), .checking(_, programStarted: true, _):
             return .record(focused ? .didBecomeActive : .willResignActive)
-        default:
+        case .idle, .checking(_, programStarted: false, _), .covered(programStarted: false), .hangingUp, .ended:
             return .none
         }
     }
@@ -276,7 +306,7 @@ public struct ShellOwnerStateMachine: Sendable {
     public func resized() -> ResizeAction {
         switch state {
         case .ended, .hangingUp, .idle: .none
-        default: .resizeProgram
+        case .checking, .open, .covered: .resizeProgram
         }
     }
 
@@ -299,7 +329,7 @@ public struct ShellOwnerStateMachine: Sendable {
         case .idle, .checking(_, programStarted: false, _), .covered(programStarted: false):
             state = .ended
             return .exit
-        default:
+        case .checking(_, programStarted: true, _), .covered(programStarted: true), .open:
             state = .hangingUp
             return .hangUpProgram
         }
@@ -319,13 +349,15 @@ public struct ShellOwnerStateMachine: Sendable {
         switch previous {
         case .covered: return .endGateAndExit
         case .open: return .exit(showRemainingOutput: true)
-        default: return .exit(showRemainingOutput: false)
+        case .idle, .checking, .hangingUp, .ended: return .exit(showRemainingOutput: false)
         }
     }
 
     /// Whether keys are read from the outer terminal now (the gate reads them while it runs).
     public var readsInput: Bool {
-        if case .open = state { return true }
-        return false
+        switch state {
+        case .open: true
+        case .idle, .checking, .covered, .hangingUp, .ended: false
+        }
     }
 }

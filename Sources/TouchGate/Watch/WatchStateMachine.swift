@@ -1,74 +1,152 @@
 /// What `touchgate watch` does with what logind says, as a pure state machine.
 ///
-/// In the manner of swift-nio's state machines: a value type; each input returns the actions the
-/// caller must carry out, in order; nothing here does I/O or reads a clock, so every path is
-/// testable. The bus I/O is ``LogindConnection``; the CLI only wires the two.
+/// Shaped like swift-nio's state machines (NIOTLS's `ProtocolNegotiationHandlerStateMachine`): a
+/// value type with a private `State` whose cases carry their data; each input is a method that
+/// switches over every state and returns its own action type, holding only what can follow that
+/// input, which the watcher (`TouchGateWatch`'s `Watcher`) carries out; nothing here does I/O or
+/// reads a clock, so every path is testable. The bus I/O is ``LogindConnection``.
 ///
 /// The invariants: the sleep delay inhibitor is released only after every session was sent to
-/// the background and locked (``Action/sendAllToBackground`` comes first in the same list), and
-/// no input ever leads to an unlock (there is no such action).
+/// the background and locked (``SleepAction/sendAllToBackground(thenReleaseInhibitor:)`` says
+/// both, in that order), and no input ever leads to an unlock (there is no such action).
 public struct WatchStateMachine: Equatable, Sendable {
-    /// Something that happened to the watcher.
-    public enum Input: Equatable, Sendable {
-        /// The watcher starts.
-        case started
-        /// The bus connection is up and subscribed; whether logind is on the bus.
-        case connected(logindPresent: Bool)
-        /// Connecting failed, or the connection went away; the text says why.
-        case disconnected(String)
-        /// The reconnect delay asked for by ``Action/scheduleReconnect(after:)`` is over.
-        case reconnectDue
-        /// logind left the bus (its name lost its owner), or came back.
-        case logindPresent(Bool)
-        /// `PrepareForSleep(true)` (the machine is about to sleep) or `(false)` (it woke).
-        case prepareForSleep(Bool)
-        /// `Lock` on one of the user's sessions (`loginctl lock-session`, a desktop locker).
-        case sessionLock
-        /// `Unlock` on one of the user's sessions.
-        case sessionUnlock
-        /// The delay inhibitor was taken (`true`) or logind refused it (`false`).
-        case inhibitorTaken(Bool)
-        /// SIGTERM or SIGINT.
-        case terminate
-    }
-
-    /// What the caller must do, in the order given.
-    public enum Action: Equatable, Sendable {
-        /// Connect to the system bus, find the user's sessions and subscribe.
+    /// What ``start()`` and ``reconnectDue()`` ask: connect to the system bus, find the user's
+    /// sessions and subscribe; answer ``connected(logindPresent:)`` or ``disconnected(_:)``.
+    public enum ConnectAction: Equatable, Sendable {
         case connect
-        /// Take logind's sleep delay inhibitor and keep its file descriptor.
-        case takeInhibitor
-        /// Close the inhibitor's file descriptor, which lets the machine sleep.
-        case releaseInhibitor
-        /// In one store transaction, every session of the user to the background and locked;
-        /// a waiting evaluation cancelled; every tmux server of those sessions locks its clients.
+        /// Nothing: a connection is up or under way already.
+        case none
+    }
+
+    /// What ``connected(logindPresent:)`` asks.
+    public enum ConnectedAction: Equatable, Sendable {
+        /// Say `report` (a reconnect) when there is one, then take logind's sleep delay inhibitor
+        /// and keep its file descriptor; answer ``inhibitorTaken()`` or ``inhibitorRefused()``.
+        case takeInhibitor(report: String?)
+        /// Say each line on standard error, in order (none: nothing to do).
+        case report([String])
+    }
+
+    /// What ``disconnected(_:)`` asks.
+    public enum DisconnectedAction: Equatable, Sendable {
+        /// Close the inhibitor's descriptor when `releaseInhibitor` (an inhibitor lives as long
+        /// as the connection that took it), say `report`, drop the connection and answer
+        /// ``reconnectDue()`` after `delay` seconds.
+        case scheduleReconnect(after: Double, releaseInhibitor: Bool, report: String)
+        /// Nothing: a reconnect is scheduled already.
+        case none
+    }
+
+    /// What ``logindPresent(_:)`` asks.
+    public enum LogindPresenceAction: Equatable, Sendable {
+        /// logind left: close the inhibitor's descriptor when `releaseInhibitor` (logind's end
+        /// of it is gone), then say `report`.
+        case left(releaseInhibitor: Bool, report: String)
+        /// logind is back: say `report`, then take an inhibitor when `takeInhibitor`.
+        case back(report: String, takeInhibitor: Bool)
+        /// Nothing: there is no connection to hear it on.
+        case none
+    }
+
+    /// What ``preparingForSleep()`` asks: in one store transaction, every session of the user
+    /// to the background and locked (a waiting evaluation cancelled, every tmux server of those
+    /// sessions locking its clients); then, when `thenReleaseInhibitor`, close the inhibitor's
+    /// descriptor, which lets the machine sleep.
+    public enum SleepAction: Equatable, Sendable {
+        case sendAllToBackground(thenReleaseInhibitor: Bool)
+    }
+
+    /// What ``wokeUp()`` asks: `will-enter-foreground` for the sessions this watcher sent to
+    /// the background (never an unlock); then, when `thenTakeInhibitor`, a new inhibitor.
+    public enum WakeAction: Equatable, Sendable {
+        case bringAllToForeground(thenTakeInhibitor: Bool)
+    }
+
+    /// What ``sessionLocked()`` asks: every session of the user to the background and locked
+    /// (as ``SleepAction``), the inhibitor untouched.
+    public enum SessionLockAction: Equatable, Sendable {
         case sendAllToBackground
-        /// `will-enter-foreground` for the sessions this watcher sent to the background (never an unlock).
+    }
+
+    /// What ``sessionUnlocked()`` asks: the sessions this watcher sent away back towards the
+    /// foreground (never an unlock), the inhibitor untouched.
+    public enum SessionUnlockAction: Equatable, Sendable {
         case bringAllToForeground
-        /// Drop the connection and come back with ``Input/reconnectDue`` after this many seconds.
-        case scheduleReconnect(after: Double)
-        /// One line on standard error.
+    }
+
+    /// What ``inhibitorTaken()`` asks.
+    public enum InhibitorTakenAction: Equatable, Sendable {
+        /// Keep its descriptor open.
+        case keep
+        /// The machine is going to sleep already: close it at once.
+        case releaseInhibitor
+    }
+
+    /// What ``inhibitorRefused()`` asks: say the line on standard error.
+    public enum InhibitorRefusedAction: Equatable, Sendable {
         case report(String)
-        /// Stop, with exit status 0.
-        case exit
     }
 
-    enum Connection: Equatable, Sendable {
-        case idle
-        case connecting
-        case connected
-        case waiting
+    /// What ``terminate()`` asks: close the inhibitor's descriptor when `releaseInhibitor`,
+    /// then stop with exit status 0.
+    public enum TerminateAction: Equatable, Sendable {
+        case exit(releaseInhibitor: Bool)
     }
 
-    var connection = Connection.idle
+    /// What the watcher knows whatever its connection does.
+    struct Facts: Equatable, Sendable {
+        /// Between `PrepareForSleep(true)` and `(false)`: no new inhibitor is taken.
+        var sleeping = false
+        /// Failed connection attempts since the last success, for the backoff.
+        var failures = 0
+        /// Whether a connection ever succeeded (a later success is a reconnect and is reported).
+        var everConnected = false
+    }
+
+    private enum State: Equatable, Sendable {
+        /// Not started.
+        case idle(Facts)
+        case connecting(Facts)
+        /// Connected and subscribed; `holdsInhibitor`: an inhibitor's descriptor is open.
+        case connected(Facts, holdsInhibitor: Bool)
+        /// The connection failed or went away; a reconnect is scheduled.
+        case waiting(Facts)
+        /// Terminated: the watcher exits.
+        case exited(Facts)
+
+        /// Whether the machine is between `PrepareForSleep(true)` and `(false)`, whatever the connection.
+        mutating func setSleeping(_ sleeping: Bool) {
+            switch self {
+            case .idle(var facts): facts.sleeping = sleeping; self = .idle(facts)
+            case .connecting(var facts): facts.sleeping = sleeping; self = .connecting(facts)
+            case .connected(var facts, let holds): facts.sleeping = sleeping; self = .connected(facts, holdsInhibitor: holds)
+            case .waiting(var facts): facts.sleeping = sleeping; self = .waiting(facts)
+            case .exited(var facts): facts.sleeping = sleeping; self = .exited(facts)
+            }
+        }
+
+        var facts: Facts {
+            switch self {
+            case .idle(let facts), .connecting(let facts), .connected(let facts, _), .waiting(let facts), .exited(let facts):
+                facts
+            }
+        }
+    }
+
+    private var state = State.idle(Facts())
+
     /// Whether an inhibitor is held (its descriptor open).
-    public private(set) var holdsInhibitor = false
+    public var holdsInhibitor: Bool {
+        switch state {
+        case .connected(_, let holds): holds
+        case .idle, .connecting, .waiting, .exited: false
+        }
+    }
+
     /// Between `PrepareForSleep(true)` and `(false)`: no new inhibitor is taken.
-    public private(set) var sleeping = false
+    public var sleeping: Bool { state.facts.sleeping }
     /// Failed connection attempts since the last success, for the backoff.
-    private(set) var failures = 0
-    /// Whether a connection ever succeeded (a later success is a reconnect and is reported).
-    private var everConnected = false
+    var failures: Int { state.facts.failures }
 
     /// The first reconnect delay; each further failure doubles it up to ``maximumDelay``.
     public static let initialDelay = 0.25
@@ -81,68 +159,150 @@ public struct WatchStateMachine: Equatable, Sendable {
         min(maximumDelay, initialDelay * Double(1 << min(max(failures - 1, 0), 16)))
     }
 
-    public mutating func handle(_ input: Input) -> [Action] {
-        switch input {
-        case .started, .reconnectDue:
-            guard connection == .idle || connection == .waiting else { return [] }
-            connection = .connecting
-            return [.connect]
-        case .connected(let logindPresent):
-            connection = .connected
-            var actions: [Action] = []
-            if everConnected { actions.append(.report("reconnected to the system bus")) }
-            everConnected = true
-            failures = 0
-            if !logindPresent {
-                actions.append(.report("logind is not on the system bus; waiting for it"))
-            } else if !sleeping, !holdsInhibitor {
-                actions.append(.takeInhibitor)
-            }
-            return actions
-        case .disconnected(let reason):
-            guard connection != .waiting else { return [] }
-            connection = .waiting
-            failures += 1
-            let delay = Self.backoff(failures: failures)
-            // An inhibitor lives as long as the connection that took it; close what is left of it.
-            var actions = releasingInhibitor()
-            actions.append(.report("\(reason); reconnecting in \(Self.seconds(delay))"))
-            actions.append(.scheduleReconnect(after: delay))
-            return actions
-        case .logindPresent(let present):
-            guard connection == .connected else { return [] }
-            if !present {
-                // logind's end of the inhibitor is gone with it.
-                return releasingInhibitor() + [.report("logind left the system bus; waiting for it to come back")]
-            }
-            // A new logind knows nothing of the old one's inhibitor or of the sleep under way.
-            sleeping = false
-            return [.report("logind is back on the system bus")] + (holdsInhibitor ? [] : [.takeInhibitor])
-        case .prepareForSleep(true):
-            sleeping = true
-            // The lock first, then the inhibitor: logind waits for it before the machine sleeps.
-            return [.sendAllToBackground] + releasingInhibitor()
-        case .prepareForSleep(false):
-            sleeping = false
-            return [.bringAllToForeground] + (holdsInhibitor || connection != .connected ? [] : [.takeInhibitor])
-        case .sessionLock:
-            return [.sendAllToBackground]
-        case .sessionUnlock:
-            return [.bringAllToForeground]
-        case .inhibitorTaken(let taken):
-            holdsInhibitor = taken && !sleeping
-            if taken, sleeping { return [.releaseInhibitor] }
-            return taken ? [] : [.report("logind refused a sleep delay inhibitor; a suspend may come before the lock")]
-        case .terminate:
-            return releasingInhibitor() + [.exit]
+    // MARK: - Inputs
+
+    /// The watcher starts.
+    public mutating func start() -> ConnectAction {
+        switch state {
+        case .idle(let facts), .waiting(let facts):
+            state = .connecting(facts)
+            return .connect
+        case .connecting, .connected, .exited:
+            return .none
         }
     }
 
-    /// ``Action/releaseInhibitor`` when an inhibitor is held (none is afterwards), else nothing.
-    private mutating func releasingInhibitor() -> [Action] {
-        guard holdsInhibitor else { return [] }
-        holdsInhibitor = false
-        return [.releaseInhibitor]
+    /// The reconnect delay asked for by ``DisconnectedAction/scheduleReconnect(after:releaseInhibitor:report:)`` is over.
+    public mutating func reconnectDue() -> ConnectAction {
+        start()
+    }
+
+    /// The bus connection is up and subscribed; whether logind is on the bus.
+    public mutating func connected(logindPresent: Bool) -> ConnectedAction {
+        var facts: Facts, holds: Bool
+        switch state {
+        case .connected(let known, let holding): (facts, holds) = (known, holding)
+        case .idle(let known), .connecting(let known), .waiting(let known), .exited(let known): (facts, holds) = (known, false)
+        }
+        let reconnected = facts.everConnected ? "reconnected to the system bus" : nil
+        facts.everConnected = true
+        facts.failures = 0
+        state = .connected(facts, holdsInhibitor: holds)
+        if !logindPresent {
+            return .report((reconnected.map { [$0] } ?? []) + ["logind is not on the system bus; waiting for it"])
+        }
+        if !facts.sleeping, !holds { return .takeInhibitor(report: reconnected) }
+        return .report(reconnected.map { [$0] } ?? [])
+    }
+
+    /// Connecting failed, or the connection went away; `reason` says why.
+    public mutating func disconnected(_ reason: String) -> DisconnectedAction {
+        var facts: Facts, held: Bool
+        switch state {
+        case .waiting:
+            return .none
+        case .connected(let known, let holding): (facts, held) = (known, holding)
+        case .idle(let known), .connecting(let known), .exited(let known): (facts, held) = (known, false)
+        }
+        facts.failures += 1
+        state = .waiting(facts)
+        let delay = Self.backoff(failures: facts.failures)
+        return .scheduleReconnect(after: delay, releaseInhibitor: held,
+                                  report: "\(reason); reconnecting in \(Self.seconds(delay))")
+    }
+
+    /// logind left the bus (its name lost its owner), or came back.
+    public mutating func logindPresent(_ present: Bool) -> LogindPresenceAction {
+        switch state {
+        case .connected(var facts, let holds):
+            if !present {
+                // logind's end of the inhibitor is gone with it.
+                state = .connected(facts, holdsInhibitor: false)
+                return .left(releaseInhibitor: holds, report: "logind left the system bus; waiting for it to come back")
+            }
+            // A new logind knows nothing of the old one's inhibitor or of the sleep under way.
+            facts.sleeping = false
+            state = .connected(facts, holdsInhibitor: holds)
+            return .back(report: "logind is back on the system bus", takeInhibitor: !holds)
+        case .idle, .connecting, .waiting, .exited:
+            return .none
+        }
+    }
+
+    /// `PrepareForSleep(true)`: the machine is about to sleep. The lock first, then the
+    /// inhibitor: logind waits for it before the machine sleeps.
+    public mutating func preparingForSleep() -> SleepAction {
+        switch state {
+        case .connected(var facts, let holds):
+            facts.sleeping = true
+            state = .connected(facts, holdsInhibitor: false)
+            return .sendAllToBackground(thenReleaseInhibitor: holds)
+        case .idle, .connecting, .waiting, .exited:
+            state.setSleeping(true)
+        }
+        return .sendAllToBackground(thenReleaseInhibitor: false)
+    }
+
+    /// `PrepareForSleep(false)`: the machine woke.
+    public mutating func wokeUp() -> WakeAction {
+        switch state {
+        case .connected(var facts, let holds):
+            facts.sleeping = false
+            state = .connected(facts, holdsInhibitor: holds)
+            return .bringAllToForeground(thenTakeInhibitor: !holds)
+        case .idle, .connecting, .waiting, .exited:
+            state.setSleeping(false)
+        }
+        return .bringAllToForeground(thenTakeInhibitor: false)
+    }
+
+    /// `Lock` on one of the user's sessions (`loginctl lock-session`, a desktop locker).
+    public mutating func sessionLocked() -> SessionLockAction {
+        switch state {
+        case .idle, .connecting, .connected, .waiting, .exited: .sendAllToBackground
+        }
+    }
+
+    /// `Unlock` on one of the user's sessions.
+    public mutating func sessionUnlocked() -> SessionUnlockAction {
+        switch state {
+        case .idle, .connecting, .connected, .waiting, .exited: .bringAllToForeground
+        }
+    }
+
+    /// The delay inhibitor was taken (its descriptor is open).
+    public mutating func inhibitorTaken() -> InhibitorTakenAction {
+        switch state {
+        case .connected(let facts, _):
+            state = .connected(facts, holdsInhibitor: !facts.sleeping)
+            return facts.sleeping ? .releaseInhibitor : .keep
+        case .idle, .connecting, .waiting, .exited:
+            // No connection holds it: it cannot be kept.
+            return .releaseInhibitor
+        }
+    }
+
+    /// logind refused the delay inhibitor.
+    public mutating func inhibitorRefused() -> InhibitorRefusedAction {
+        switch state {
+        case .connected(let facts, _):
+            state = .connected(facts, holdsInhibitor: false)
+        case .idle, .connecting, .waiting, .exited:
+            break
+        }
+        return .report("logind refused a sleep delay inhibitor; a suspend may come before the lock")
+    }
+
+    /// SIGTERM or SIGINT.
+    public mutating func terminate() -> TerminateAction {
+        switch state {
+        case .connected(let facts, let holds):
+            state = .exited(facts)
+            return .exit(releaseInhibitor: holds)
+        case .idle(let facts), .connecting(let facts), .waiting(let facts), .exited(let facts):
+            state = .exited(facts)
+            return .exit(releaseInhibitor: false)
+        }
     }
 
     private static func seconds(_ value: Double) -> String {
