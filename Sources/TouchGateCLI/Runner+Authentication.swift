@@ -26,7 +26,7 @@ extension Runner {
         let record = try store.user(user)
         let configuration = try store.configuration(user: user)
         let lockout = LockoutPolicy(configuration: configuration)
-        let biometric: JSONValue = record.enrolled && !configuration.biometricService.isEmpty
+        let biometric: JSONValue = record.hasBiometricFactor(under: configuration)
             ? .int(lockout.biometricAttemptsLeft(failures: record.biometricFailures)) : .null
         let passcode = lockout.attemptsLeft(.passcode, record: record)
         return [

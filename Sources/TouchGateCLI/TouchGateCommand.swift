@@ -10,7 +10,7 @@ public enum TouchGateCommand {
     public static let biometricWorkerCommand = BiometricWorker.command
 
     /// Runs the biometric worker with `arguments` (`SERVICE USER`) and returns its exit status.
-    public static func biometricWorker(_ arguments: [String]) -> Int32 {
+    public static func biometricWorker(_ arguments: [String]) -> ExitCode {
         BiometricWorker.run(arguments)
     }
 
