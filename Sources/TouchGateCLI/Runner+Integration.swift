@@ -12,24 +12,20 @@ extension Runner {
     /// cannot be read (the snippet then carries no id) are said on standard error and in the
     /// snippet's comment.
     func bakeSnippet() -> SnippetBake {
-        var bake = SnippetBake(executable: executablePath())
-        func take(_ option: String, _ given: String?, _ variable: String) {
-            if let given {
-                bake.options.append((option, given, option))
-            } else if let value = environment[variable] {
-                bake.options.append((option, value, variable))
-            }
-        }
-        // As ``storePath`` resolves it: an empty value means the default store.
-        if let path = invocation.storePath ?? environment["TOUCHGATE_STORE"], !path.isEmpty {
-            bake.options.append(("--store", absolutePath(path), invocation.storePath == nil ? "TOUCHGATE_STORE" : "--store"))
+        var bake = SnippetBake(line: TouchGateCommandLine(executable: executablePath()))
+        // As the store path resolves: an empty value means the default store.
+        if let path = invocationContext.namedStorePath {
+            bake.line.storePath = absolutePath(path)
+            bake.sources["--store"] = invocation.storePath == nil ? "TOUCHGATE_STORE" : "--store"
         }
         if let id = invocation.storeID {
-            bake.options.append(("--store-id", id, "--store-id"))
+            bake.line.storeID = id
+            bake.sources["--store-id"] = "--store-id"
         } else {
             do {
                 let store = try Store(path: absolutePath(try storePath))
-                bake.options.append(("--store-id", try store.storeID(), "the store's own id"))
+                bake.line.storeID = try store.storeID()
+                bake.sources["--store-id"] = "the store's own id"
                 bake.madeStore = store.createdByThisProcess
                 if let notice = newStoreNotice(store, forSnippet: true) { printError(notice) }
             } catch {
@@ -38,8 +34,9 @@ extension Runner {
                 printError("the snippet carries no store id: \(error)")
             }
         }
-        take("--user", invocation.user, "TOUCHGATE_USER")
-        take("--pam-confdir", invocation.pamConfigurationDirectory, "TOUCHGATE_PAM_CONFDIR")
+        bake.take(\.user, "--user", given: invocation.user, variable: "TOUCHGATE_USER", from: { environment[$0] })
+        bake.take(\.pamConfigurationDirectory, "--pam-confdir", given: invocation.pamConfigurationDirectory,
+                  variable: "TOUCHGATE_PAM_CONFDIR", from: { environment[$0] })
         return bake
     }
 
@@ -139,9 +136,8 @@ extension Runner {
         let store = try openStore()
         // $TMUX is SOCKET,PID,SESSION: the server's pid names the sessions, and its socket is what
         // `touchgate watch` locks the clients through.
-        let tmux = environment["TMUX"].map { $0.split(separator: ",", omittingEmptySubsequences: false) } ?? []
         let hooks = TmuxHookEvents(events: LifecycleEvents(store: store, user: try user, probe: probe),
-                                   server: tmux.dropFirst().first.map(String.init), socket: tmux.first.map(String.init))
+                                   server: invocationContext.tmux?.serverPID, socket: invocationContext.tmux?.socket)
         try hooks.handle(hook, client: client, session: tmuxSession)
         return .success
     }
@@ -154,13 +150,9 @@ extension Runner {
     /// that is locked already is left as it is, so this is safe to repeat. The server gets 2 s to
     /// answer; nothing it says reaches the terminal.
     func lockTmuxClients(of id: String, store: Store, socket named: String? = nil) {
-        guard id.hasPrefix("tmux-"), let dollar = id.lastIndex(of: "$") else { return }
-        let target = String(id[dollar...])
-        let fromTMUX = environment["TMUX"].flatMap { value -> String? in
-            guard tmuxSessionID(value) == id, let socket = value.split(separator: ",").first else { return nil }
-            return String(socket)
-        }
-        guard let socket = ((try? store.session(id))?.flatMap(\.tmuxSocket)) ?? named ?? fromTMUX, socket.hasPrefix("/") else { return }
+        guard let target = TmuxEnvironment.target(ofSession: id),
+              let socket = invocationContext.tmuxSockets(for: id, recorded: (try? store.session(id))?.flatMap(\.tmuxSocket), named: named,
+                                               searchingTmuxDirectory: false).first, socket.hasPrefix("/") else { return }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -191,13 +183,13 @@ extension Runner {
     /// time; only the baked-in binary and options are written here, shell-quoted.
     func shellInit(_ shell: String) -> ExitCode {
         let bake = bakeSnippet()
-        let options = bake.options.flatMap { [$0.option, $0.value] }.map(shellQuoted).joined(separator: " ")
+        let options = bake.line.arguments([]).map(shellQuoted).joined(separator: " ")
         let text = """
             # touchgate shell integration, generated by `touchgate shell-init \(shell)`.
             # Put it FIRST in the rc file: it starts this shell under `touchgate shell` (the owner).
             \(bake.comment(generatedBy: ["shell-init", shell]))
             #
-            __touchgate_binary=\(shellQuoted(bake.executable))
+            __touchgate_binary=\(shellQuoted(bake.line.executable))
             __touchgate_options=(\(options))
             \(embeddedShellFiles["shell-init.sh"] ?? "")
             """

@@ -8,7 +8,7 @@ extension Runner {
     /// took the lock. Exit 65 for an unknown session or one not running, 69 when an owner did not
     /// confirm (said on standard error).
     func lock(session: String?) throws -> ExitCode {
-        let id = try session.map(validSession)
+        let id = try session.map(InvocationContext.validSession)
         let store = try openStore()
         let name = try user
         if let id {

@@ -57,12 +57,8 @@ extension Runner {
         // Listening (above) before it is listed: whoever finds this owner in the store can reach it.
         session.start()
 
-        var gate = [executablePath()]
-        if let path = try? storePath { gate += ["--store", absolutePath(path)] }
-        if let storeID { gate += ["--store-id", storeID] }
-        gate += ["--user", name]
-        if let directory = pamConfigurationDirectory { gate += ["--pam-confdir", directory] }
-        gate += ["gate", "--session", id]
+        let gate = TouchGateCommandLine(executable: executablePath(), storePath: (try? storePath).map(absolutePath), storeID: storeID,
+                                        user: name, pamConfigurationDirectory: pamConfigurationDirectory).words(["gate", "--session", id])
 
         var variables = environmentEntries().filter { !$0.hasPrefix("TOUCHGATE_SESSION=") && !$0.hasPrefix(Self.ownerVariable + "=") }
         variables += ["TOUCHGATE_SESSION=" + id, Self.ownerVariable + "=" + id]

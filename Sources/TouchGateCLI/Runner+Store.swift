@@ -7,7 +7,7 @@ extension Runner {
     /// standard error (``newStoreNotice(_:)``).
     func openStore() throws -> Store {
         let path = try storePath
-        try actAsTheUserWhoseStoreThisIs(path)
+        try invocationContext.actAsTheUserWhoseStoreThisIs(path)
         let store = try Store(path: path, expectedID: invocation.storeID, clock: clock)
         if let notice = newStoreNotice(store) { printError(notice) }
         try reportSystemPolicyProblem(of: store)
@@ -178,7 +178,7 @@ extension Runner {
     /// lock is on, weakening needs that user's device-owner success (``SettingChanges``).
     func configSet(_ key: Configuration.Key, _ text: String, _ options: EvaluationOptions) throws -> ExitCode {
         // Before the store is opened: root acting on a user's store becomes that user to open it.
-        let actor = invokingActor()
+        let actor = invocationContext.invokingActor()
         let store = try openStore()
         let name = try user
         try checkLedgerUser(name, in: store)

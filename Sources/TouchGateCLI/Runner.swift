@@ -7,6 +7,8 @@ import TouchGate
 package struct Runner {
     package let invocation: Invocation
     let environment = ProcessEnvironment.current
+    /// The options and environment this invocation resolves its store, user and session from.
+    let invocationContext: InvocationContext
     /// The one clock of this process: the store it opens reads it, and so every decision the
     /// use cases take (``Store/clock``). Only the wall clock: nothing at the keyboard sets it.
     package let clock: any Clock = WallClock()
@@ -15,6 +17,7 @@ package struct Runner {
 
     package init(invocation: Invocation) {
         self.invocation = invocation
+        invocationContext = InvocationContext(storeOption: invocation.storePath, userOption: invocation.user, system: invocation.system)
     }
 
     mutating func run() -> ExitCode {
@@ -87,31 +90,14 @@ package struct Runner {
 
     // MARK: - Shared pieces
 
-    /// The store path: `--store`, then `TOUCHGATE_STORE`, then the XDG default.
-    var storePath: String {
-        get throws {
-            if invocation.system { return PAMHostRequest.systemStorePath }
-            if let path = invocation.storePath ?? environment["TOUCHGATE_STORE"], !path.isEmpty { return path }
-            if let path = storeOfUserForRoot() { return path }
-            guard let path = Store.defaultPath() else {
-                throw StoreError(path: "(none)", reason: .unavailable, detail: "no HOME or XDG_STATE_HOME to put the store in")
-            }
-            return path
-        }
-    }
+    /// The store path (``InvocationContext/storePath``).
+    var storePath: String { get throws { try invocationContext.storePath } }
 
-    /// The user: `--user`, then `TOUCHGATE_USER`, then the invoking user.
-    var user: String {
-        get throws {
-            let name = invocation.user ?? environment["TOUCHGATE_USER"] ?? invokingUserName()
-            guard let name, !name.isEmpty else { throw UsageError("cannot tell the invoking user; pass --user NAME") }
-            guard TerminalText.isPrintable(name), !name.unicodeScalars.contains(where: { $0 == ":" || $0 == "/" }),
-                  name.utf8.count <= 256 else {
-                throw UsageError("invalid user name '\(name.escapedForMessage)'", exitCode: .badValue)
-            }
-            return name
-        }
-    }
+    /// The user (``InvocationContext/user``): `--user`, then `TOUCHGATE_USER`, then the invoking user.
+    var user: String { get throws { try invocationContext.user } }
+
+    /// The remote host of an SSH session (``InvocationContext/remoteHost``).
+    package var remoteHost: String? { invocationContext.remoteHost }
 
     /// `--pam-confdir`, then `TOUCHGATE_PAM_CONFDIR`; `nil` means `pam_start()` and the system's stacks.
     var pamConfigurationDirectory: String? {
@@ -122,21 +108,6 @@ package struct Runner {
     var credentialChecker: PAMCredentialChecker {
         PAMCredentialChecker(configurationDirectory: pamConfigurationDirectory, terminal: terminalName(),
                              remoteHost: remoteHost)
-    }
-
-    /// The client's address when this is a remote session: the first word of `SSH_CONNECTION`
-    /// (or `SSH_CLIENT`), or `unknown` when only `SSH_TTY` says so; `nil` for a local session.
-    /// Only address characters are kept (the value goes to `PAM_RHOST` and into messages).
-    package var remoteHost: String? {
-        for name in ["SSH_CONNECTION", "SSH_CLIENT"] {
-            guard let value = environment[name], let first = value.split(separator: " ").first else { continue }
-            let address = String(first.unicodeScalars.filter {
-                $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." || $0 == "%" || ($0 >= "a" && $0 <= "z")
-            }.map(Character.init).prefix(64))
-            return address.isEmpty ? "unknown" : address
-        }
-        if let terminal = environment["SSH_TTY"], !terminal.isEmpty { return "unknown" }
-        return nil
     }
 
     /// The biometric factor's checker: the same stacks, each try in a worker process of this
@@ -161,7 +132,7 @@ package struct Runner {
     /// relayed: Ctrl-C and Ctrl-\ (SIGINT, SIGQUIT) cancel, so neither can kill the process with
     /// a try unsettled. The session id is checked first (exit 65 when it is not printable).
     func makeContext(store: Store, session: String?, options: EvaluationOptions) throws -> AuthContext {
-        let session = try session.map(validSession)
+        let session = try session.map(InvocationContext.validSession)
         let prompts = makePromptSource()
         let context = AuthContext(user: try user, store: store, session: session, checker: credentialChecker,
                                   biometricChecker: biometricChecker, prompts: prompts)
@@ -237,20 +208,4 @@ package struct Runner {
             return error
         }
     }
-}
-
-/// The name of the user this process runs as.
-///
-/// The corresponding C function is `getpwuid`.
-func invokingUserName() -> String? {
-    guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return nil }
-    return String(cString: name)
-}
-
-/// The controlling terminal's path (for `PAM_TTY` and the default session id), if any.
-func terminalName() -> String? {
-    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-        if let name = ttyname(descriptor) { return String(cString: name) }
-    }
-    return nil
 }

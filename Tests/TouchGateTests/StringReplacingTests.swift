@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TouchGateCLI
+@testable import TouchGate
 
 @Suite struct StringReplacingTests {
     @Test func everyOccurrenceIsReplacedAndNothingElse() {
