@@ -16,23 +16,7 @@ extension Runner {
         let error = try attempt {
             try context.evaluateSynchronously(options.policy, reason: options.reason ?? "authenticate")
         }
-        return outcome(error, policy: options.policy.rawValue, extra: try attemptsLeft(store: store, user: context.user))
-    }
-
-    /// `attemptsLeft` (per factor: wrong tries left before the biometric lockout, or before the
-    /// passcode's next wait; `null`: no biometric factor, or no wait will come) and
-    /// `passcodeDelaySeconds` (that wait), as the store has them now: for `auth` and `status`.
-    func attemptsLeft(store: Store, user: String) throws -> [(String, JSONValue)] {
-        let record = try store.user(user)
-        let configuration = try store.configuration(user: user)
-        let lockout = LockoutPolicy(configuration: configuration)
-        let biometric: JSONValue = record.hasBiometricFactor(under: configuration)
-            ? .int(lockout.biometricAttemptsLeft(failures: record.biometricFailures)) : .null
-        let passcode = lockout.attemptsLeft(.passcode, record: record)
-        return [
-            ("attemptsLeft", .object([("biometric", biometric), ("passcode", passcode.beforeStop.map(JSONValue.int) ?? .null)])),
-            ("passcodeDelaySeconds", passcode.delaySeconds.map(JSONValue.int) ?? .null),
-        ]
+        return outcome(error, policy: options.policy.rawValue, extra: try StatusReport.attemptsLeft(store: store, user: context.user))
     }
 
     func canEvaluate(_ options: EvaluationOptions) throws -> ExitCode {

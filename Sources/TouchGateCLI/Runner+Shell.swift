@@ -13,7 +13,7 @@ extension Runner {
         // At once, before any work: a key held down while the owner starts must not end it
         // (the terminal's raw mode, set below, then makes Ctrl-C a plain byte).
         SignalRelay.ignore([SIGINT, SIGQUIT, SIGTSTP])
-        let (path, argv) = try programToRun(program, login: login)
+        let (path, argv) = try invocationContext.programToRun(program, login: login)
         let direct = ShellSession.runsProgramDirectly(
             insideTmux: environment["TMUX"].map { !$0.isEmpty } ?? false,
             insideOwner: environment[Self.ownerVariable].map { !$0.isEmpty } ?? false,
@@ -77,38 +77,6 @@ extension Runner {
     /// Set in the program's environment to its session: a `touchgate shell` started inside runs
     /// its program directly (the outer owner holds the terminal).
     static let ownerVariable = "TOUCHGATE_SHELL_SESSION"
-
-    /// The program's path and argument vector: `program` as given (found in `PATH`), else the
-    /// user's shell from the password database, else `$SHELL`, else `/bin/sh`; a touchgate
-    /// wrapper is never its own shell. A login shell's `argv[0]` starts with `-`.
-    func programToRun(_ program: [String], login: Bool) throws -> (String, [String]) {
-        if let first = program.first {
-            guard let path = findInPath(first) else {
-                throw UsageError("shell: no program '\(first.escapedForMessage)' in PATH", exitCode: .badValue)
-            }
-            // A login shell's argv[0] starts with '-' (login, sshd and su start it so).
-            let base = String(path.split(separator: "/").last ?? Substring(path))
-            return (path, login ? ["-" + base] + program.dropFirst() : program)
-        }
-        var candidates: [String] = []
-        if let entry = getpwuid(getuid()), let shell = entry.pointee.pw_shell { candidates.append(String(cString: shell)) }
-        if let shell = environment["SHELL"] { candidates.append(shell) }
-        candidates.append("/bin/sh")
-        let path = candidates.first { $0.hasPrefix("/") && !$0.split(separator: "/").last!.hasPrefix("touchgate") && access($0, X_OK) == 0 }
-            ?? "/bin/sh"
-        let base = String(path.split(separator: "/").last ?? "sh")
-        return (path, [login ? "-" + base : base])
-    }
-
-    private func findInPath(_ name: String) -> String? {
-        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
-        for directory in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
-            let candidate = "\(directory)/\(name)"
-            var info = stat()
-            if access(candidate, X_OK) == 0, stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG { return candidate }
-        }
-        return nil
-    }
 
     /// Replaces this process with the program, every signal back at its default.
     ///
