@@ -162,15 +162,7 @@ package struct Runner {
     /// Prints an evaluation's outcome as `auth` does and returns its exit status.
     func outcome(_ error: AuthError?, policy: String, extra: [(String, JSONValue)] = []) -> ExitCode {
         if invocation.json {
-            var members: [(String, JSONValue)] = [
-                ("outcome", .string(error?.code.name ?? "success")),
-                ("code", .int(error?.code.rawValue ?? 0)),
-                ("policy", .string(policy)),
-                // The sentence shown without --json (there: on standard error, with the outcome's name).
-                ("message", .string(error?.message ?? "Success.")),
-            ]
-            if let wait = error?.retryAfterSeconds { members.append(("retryAfterSeconds", .int(wait))) }
-            if let reason = error?.passcodeRequired { members.append(("passcodeRequired", .string(reason.rawValue))) }
+            var members = AuthError.outcomeMembers(error, policy: policy)
             members += extra
             writeLine(STDOUT_FILENO, JSONValue.object(members).rendered)
         } else if let error {

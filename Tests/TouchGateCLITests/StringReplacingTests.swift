@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TouchGate
+import TouchGate
+@testable import TouchGateCLI
 
 @Suite struct StringReplacingTests {
     @Test func everyOccurrenceIsReplacedAndNothingElse() {
