@@ -16,7 +16,7 @@ extension Runner {
         let (path, argv) = try invocationContext.programToRun(program, login: login)
         let direct = ShellSession.runsProgramDirectly(
             insideTmux: environment["TMUX"].map { !$0.isEmpty } ?? false,
-            insideOwner: environment[Self.ownerVariable].map { !$0.isEmpty } ?? false,
+            insideOwner: environment[ShellSession.ownerVariable].map { !$0.isEmpty } ?? false,
             onTerminal: isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0,
             // tcgetsid answers only for this process's controlling terminal.
             controllingTerminal: tcgetsid(STDIN_FILENO) >= 0)
@@ -52,7 +52,7 @@ extension Runner {
         // The id the snippet carries (--store-id), else the one read now: a store deleted or
         // replaced later is damage for the gate (the passcode), never a new store with the lock off.
         let storeID = invocation.storeID ?? (try? store?.storeID()) ?? nil
-        let session = ShellSession(store: store, id: "shell-\(getpid())-\(randomHex())", user: name, owner: me, probe: probe)
+        let session = ShellSession(store: store, id: ShellSession.newID(), user: name, owner: me, probe: probe)
         let id = session.id
         // Listening (above) before it is listed: whoever finds this owner in the store can reach it.
         session.start()
@@ -60,12 +60,7 @@ extension Runner {
         let gate = TouchGateCommandLine(executable: executablePath(), storePath: (try? storePath).map(absolutePath), storeID: storeID,
                                         user: name, pamConfigurationDirectory: pamConfigurationDirectory).words(["gate", "--session", id])
 
-        var variables = environmentEntries().filter { !$0.hasPrefix("TOUCHGATE_SESSION=") && !$0.hasPrefix(Self.ownerVariable + "=") }
-        variables += ["TOUCHGATE_SESSION=" + id, Self.ownerVariable + "=" + id]
-        // The store the owner reads: a touchgate command typed inside that makes a new store elsewhere says so.
-        if let path = hookStorePath {
-            variables = variables.filter { !$0.hasPrefix("TOUCHGATE_HOOK_STORE=") } + ["TOUCHGATE_HOOK_STORE=" + path]
-        }
+        let variables = ShellSession.programEnvironment(environment.entries, session: id, hookStore: hookStorePath)
         let owner = ShellOwner(session: ShellOwnerSession(
             check: session.check, look: session.lookAtLock, record: session.record, gate: gate, path: path, argv: argv,
             environment: variables, channel: channel, clock: clock, idleSeconds: session.idleSeconds))
@@ -73,10 +68,6 @@ extension Runner {
         session.end()
         return ExitCode(rawValue: status)
     }
-
-    /// Set in the program's environment to its session: a `touchgate shell` started inside runs
-    /// its program directly (the outer owner holds the terminal).
-    static let ownerVariable = "TOUCHGATE_SHELL_SESSION"
 
     /// Replaces this process with the program, every signal back at its default.
     ///
@@ -87,22 +78,5 @@ extension Runner {
         defer { for pointer in arguments { free(pointer) } }
         execv(path, &arguments)
         return fail("shell: cannot run \(path.escapedForMessage): \(String(cString: strerror(errno)))", .unavailable)
-    }
-
-    /// This process's environment, `NAME=value` each.
-    private func environmentEntries() -> [String] {
-        var entries: [String] = []
-        var pointer = environ
-        while let entry = pointer.pointee {
-            entries.append(String(cString: entry))
-            pointer += 1
-        }
-        return entries
-    }
-
-    private func randomHex() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }

@@ -99,15 +99,14 @@ package struct Runner {
     /// The remote host of an SSH session (``InvocationContext/remoteHost``).
     package var remoteHost: String? { invocationContext.remoteHost }
 
-    /// `--pam-confdir`, then `TOUCHGATE_PAM_CONFDIR`; `nil` means `pam_start()` and the system's stacks.
+    /// `--pam-confdir`, then `TOUCHGATE_PAM_CONFDIR` (``InvocationContext/pamConfigurationDirectory(option:)``).
     var pamConfigurationDirectory: String? {
-        invocation.pamConfigurationDirectory ?? environment["TOUCHGATE_PAM_CONFDIR"]
+        invocationContext.pamConfigurationDirectory(option: invocation.pamConfigurationDirectory)
     }
 
-    /// The PAM checker every command uses, naming the controlling terminal as `PAM_TTY`.
+    /// The PAM checker every command uses (``InvocationContext/credentialChecker(pamConfigurationDirectory:)``).
     var credentialChecker: PAMCredentialChecker {
-        PAMCredentialChecker(configurationDirectory: pamConfigurationDirectory, terminal: terminalName(),
-                             remoteHost: remoteHost)
+        invocationContext.credentialChecker(pamConfigurationDirectory: pamConfigurationDirectory)
     }
 
     /// The biometric factor's checker: the same stacks, each try in a worker process of this
@@ -118,28 +117,15 @@ package struct Runner {
 
     /// Where answers come from: standard input with `-S`, else the controlling terminal (`nil` without one).
     func makePromptSource() -> (any PromptSource)? {
-        if invocation.answersFromStandardInput {
-            let prompts = StandardInputPrompts()
-            prompts.wording = PromptWording.lines(for:)
-            return prompts
-        }
-        let prompts = TerminalPrompts()
-        prompts?.wording = PromptWording.lines(for:)
-        return prompts
+        InvocationContext.promptSource(fromStandardInput: invocation.answersFromStandardInput)
     }
 
-    /// A context for `user`, answering through the terminal or standard input, with signals
-    /// relayed: Ctrl-C and Ctrl-\ (SIGINT, SIGQUIT) cancel, so neither can kill the process with
-    /// a try unsettled. The session id is checked first (exit 65 when it is not printable).
+    /// A context for `user` (``InvocationContext/authContext(store:session:checker:prompts:noInteraction:)``).
     func makeContext(store: Store, session: String?, options: EvaluationOptions) throws -> AuthContext {
+        // The session id is checked before the terminal is opened.
         let session = try session.map(InvocationContext.validSession)
-        let prompts = makePromptSource()
-        let context = AuthContext(user: try user, store: store, session: session, checker: credentialChecker,
-                                  biometricChecker: biometricChecker, prompts: prompts)
-        context.interactionNotAllowed = options.noInteraction
-        context.remoteHost = remoteHost
-        SignalRelay.install([SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1], to: context.interrupter)
-        return context
+        return try invocationContext.authContext(store: store, session: session, checker: credentialChecker, prompts: makePromptSource(),
+                                          noInteraction: options.noInteraction)
     }
 
     /// Prints `json`, or `text` line by line through ``TerminalText`` (it may quote stored values).

@@ -18,8 +18,8 @@ import Testing
         let text = IntegrationSnippet.tmuxConf(bake, hookStorePath: "/s/t.sqlite")
         #expect(text.contains("'/opt/tg##1/touchgate' '--user' 'alice' tmux-hook client-session-changed"))
         #expect(text.contains("set-environment -g TOUCHGATE_HOOK_STORE \"/s/t.sqlite\""))
-        let lock = try? #require(text.range(of: "set-hook -g client-session-changed[1] \"lock-client\""))
-        let record = try? #require(text.range(of: "set-hook -g client-session-changed[2]"))
+        let lock = text.firstRange(of: "set-hook -g client-session-changed[1] \"lock-client\"")
+        let record = text.firstRange(of: "set-hook -g client-session-changed[2]")
         #expect(lock != nil && record != nil && lock!.lowerBound < record!.lowerBound)
         #expect(!IntegrationSnippet.tmuxConf(bake, hookStorePath: nil).contains("TOUCHGATE_HOOK_STORE"))
     }
