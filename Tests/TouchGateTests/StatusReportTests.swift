@@ -19,7 +19,7 @@ import Testing
     @Test func anEmptyLedgerListsNoUser() throws {
         let store = try Store(path: temporaryStorePath())
         let report = try StatusReport.ledger(store)
-        #expect(report.text.hasSuffix("no user has a failure counted"))
+        #expect(report.text.hasSuffix("no user has a failure counted or a lockdown"))
         #expect(report.json.rendered.contains("\"users\":[]"))
     }
 
