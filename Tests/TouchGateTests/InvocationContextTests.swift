@@ -16,7 +16,7 @@ import Testing
         #expect(try context(store: "/a.sqlite", ["TOUCHGATE_STORE": "/b.sqlite"]).storePath == "/a.sqlite")
         #expect(try context(["TOUCHGATE_STORE": "/b.sqlite"]).storePath == "/b.sqlite")
         // An empty value means the default store.
-        #expect(try context(["TOUCHGATE_STORE": ""]).namedStorePath == nil)
+        #expect(context(["TOUCHGATE_STORE": ""]).namedStorePath == nil)
         #expect(try context(store: "").storePath == Store.defaultPath())
     }
 
