@@ -24,11 +24,6 @@ func executablePath() -> String {
     return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
-/// `text` quoted for a POSIX shell: single quotes, with embedded ones spliced in.
-package func shellQuoted(_ text: String) -> String {
-    "'" + text.replacingEvery("'", with: "'\\''") + "'"
-}
-
 /// The first line a program found on `PATH` writes to standard output, when it exits 0 within
 /// `timeoutMilliseconds`; `nil` otherwise (its standard error and input are `/dev/null`).
 ///

@@ -1,3 +1,5 @@
+import TouchGate
+
 extension CommandTable {
     /// The bash completion script (`touchgate completions bash`, completions/touchgate.bash).
     ///

@@ -4,7 +4,7 @@ import TouchGate
 extension Runner {
     func auth(_ options: EvaluationOptions) throws -> ExitCode {
         let store = try openStore()
-        let session = options.session ?? defaultSessionID()
+        let session = options.session ?? invocationContext.defaultSessionID()
         let context = try makeContext(store: store, session: session, options: options)
         // Held while this waits for an answer, so that a did-enter-background finds and ends it.
         let hold = try session.map { id in
@@ -16,23 +16,7 @@ extension Runner {
         let error = try attempt {
             try context.evaluateSynchronously(options.policy, reason: options.reason ?? "authenticate")
         }
-        return outcome(error, policy: options.policy.rawValue, extra: try attemptsLeft(store: store, user: context.user))
-    }
-
-    /// `attemptsLeft` (per factor: wrong tries left before the biometric lockout, or before the
-    /// passcode's next wait; `null`: no biometric factor, or no wait will come) and
-    /// `passcodeDelaySeconds` (that wait), as the store has them now: for `auth` and `status`.
-    func attemptsLeft(store: Store, user: String) throws -> [(String, JSONValue)] {
-        let record = try store.user(user)
-        let configuration = try store.configuration(user: user)
-        let lockout = LockoutPolicy(configuration: configuration)
-        let biometric: JSONValue = record.enrolled && !configuration.biometricService.isEmpty
-            ? .int(lockout.biometricAttemptsLeft(failures: record.biometricFailures)) : .null
-        let passcode = lockout.attemptsLeft(.passcode, record: record)
-        return [
-            ("attemptsLeft", .object([("biometric", biometric), ("passcode", passcode.beforeStop.map(JSONValue.int) ?? .null)])),
-            ("passcodeDelaySeconds", passcode.delaySeconds.map(JSONValue.int) ?? .null),
-        ]
+        return outcome(error, policy: options.policy.rawValue, extra: try StatusReport.attemptsLeft(store: store, user: context.user))
     }
 
     func canEvaluate(_ options: EvaluationOptions) throws -> ExitCode {
@@ -48,7 +32,7 @@ extension Runner {
     /// The authorization rules of `enable`, `disable`, `config set`, `reset` and `unenroll`
     /// (``SettingChanges``), asking through this terminal (or standard input) when a rule says so.
     func settingChanges(store: Store, options: EvaluationOptions) throws -> SettingChanges {
-        let session = options.session ?? defaultSessionID()
+        let session = options.session ?? invocationContext.defaultSessionID()
         return SettingChanges(store: store, user: try user, session: session) { authorization in
             let context = try makeContext(store: store, session: session, options: options)
             return try attempt {
@@ -73,7 +57,7 @@ extension Runner {
 
     func enroll(_ options: EvaluationOptions) throws -> ExitCode {
         let store = try openStore()
-        let context = try makeContext(store: store, session: options.session ?? defaultSessionID(), options: options)
+        let context = try makeContext(store: store, session: options.session ?? invocationContext.defaultSessionID(), options: options)
         var error = try attempt { try context.enroll(reason: options.reason ?? "enroll the biometric factor") }
         // What the evaluation showed comes first (its header line), then the outcome.
         (context.prompts as? TerminalPrompts)?.release()
@@ -100,7 +84,7 @@ extension Runner {
     func reset(_ options: EvaluationOptions) throws -> ExitCode {
         // Before the store is opened: root acting on a user's store becomes that user to open it.
         let root = geteuid() == 0
-        let actor = invokingActor()
+        let actor = invocationContext.invokingActor()
         let store = try openStore()
         let name = try user
         try checkLedgerUser(name, in: store)

@@ -10,13 +10,10 @@ extension Runner {
             // At once, before any work: a key held down while the gate starts must not end it.
             SignalRelay.ignore([SIGINT, SIGQUIT, SIGTSTP])
         }
-        let id = try requireSession(options.session)
-        // A gate that a tmux pane's shell runs (the session from $TMUX, in a pane) draws behind
-        // the session's clients, which are locked: the client's own gate takes over from it.
-        let inPane = environment["TMUX_PANE"] != nil && environment["TMUX"].flatMap(tmuxSessionID) == id
+        let id = try invocationContext.requireSession(options.session)
         let request = GateRequest(
             session: id, user: try user, idleSince: options.idleSince, lockRequest: options.lockRequest,
-            scripted: invocation.answersFromStandardInput, kind: inPane ? .tmuxPane : .gate, remoteHost: remoteHost,
+            scripted: invocation.answersFromStandardInput, kind: invocationContext.gateKind(for: id), remoteHost: remoteHost,
             tmuxSocket: options.tmuxSocket, cancelable: options.cancelable)
         let gate = GateUseCase(openStore: openStore, clock: clock, checker: credentialChecker,
                                biometricChecker: biometricChecker)
@@ -47,16 +44,11 @@ extension Runner {
     /// the id names, through the socket the hooks recorded or `$TMUX` names, else through the
     /// account's sockets in tmux's directory), the terminal of a shell, else the id itself.
     func sessionLabel(_ id: String, socket recorded: String? = nil) -> String {
-        if id.hasPrefix("tmux-"), let dollar = id.lastIndex(of: "$") {
+        if let target = TmuxEnvironment.target(ofSession: id), let serverPID = TmuxEnvironment.serverPID(ofSession: id) {
             // The server is the one whose pid the id names: the recorded socket or `$TMUX`'s, else
             // (a session the hooks have not recorded yet, as at its launch) the account's sockets.
-            let serverPID = String(id.dropFirst("tmux-".count).prefix { $0.isNumber })
-            let named = recorded ?? environment["TMUX"].flatMap { $0.split(separator: ",").first.map(String.init) }
-            let sockets = (named.map { [$0] } ?? [])
-                + TmuxSocketDirectory.sockets(uid: geteuid(), tmuxTemporaryDirectory: environment["TMUX_TMPDIR"])
-            for socket in sockets where !socket.isEmpty {
-                guard let line = firstOutputLine("tmux", ["-S", socket, "display-message", "-p", "-t", String(id[dollar...]),
-                                                          "#{pid} #{session_name}"]),
+            for socket in invocationContext.tmuxSockets(for: id, recorded: recorded, searchingTmuxDirectory: true) {
+                guard let line = firstOutputLine("tmux", ["-S", socket, "display-message", "-p", "-t", target, "#{pid} #{session_name}"]),
                       line.hasPrefix(serverPID + " ") else { continue }
                 return "tmux session \"\(line.dropFirst(serverPID.count + 1))\""
             }

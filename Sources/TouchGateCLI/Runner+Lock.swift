@@ -8,7 +8,7 @@ extension Runner {
     /// took the lock. Exit 65 for an unknown session or one not running, 69 when an owner did not
     /// confirm (said on standard error).
     func lock(session: String?) throws -> ExitCode {
-        let id = try session.map(validSession)
+        let id = try session.map(InvocationContext.validSession)
         let store = try openStore()
         let name = try user
         if let id {
@@ -25,17 +25,7 @@ extension Runner {
                                    report: { printError($0) }))
         let report = try sessions.sendAllToBackground(cause: .lockCommand, session: id)
         let unconfirmed = report.owners.notConfirmed
-        emit(.object([
-            ("sessions", .array(report.sessions.map { record in
-                .object([("session", .string(record.id)), ("state", .string(record.lifecycle.state.rawValue)),
-                         ("locked", .bool(record.lifecycle.locked))])
-            })),
-            ("owners", .array(report.owners.confirmed.map { .int(Int($0.pid)) })),
-            ("unconfirmedOwners", .array(unconfirmed.map { .int(Int($0.pid)) })),
-            ("tmuxSockets", .array(report.tmuxSockets.map { .string($0) })),
-        ]), text: "locked \(report.sessions.count) session(s)"
-            + (report.sessions.isEmpty ? "" : ": " + report.sessions.map(\.id).joined(separator: ", "))
-            + "\ncovered \(report.owners.confirmed.count) touchgate shell terminal(s); locked \(report.tmuxSockets.count) tmux server(s)")
+        emit(report.jsonValue, text: report.text)
         guard unconfirmed.isEmpty else {
             printError("\(unconfirmed.count) touchgate shell owner(s) did not confirm their cover: "
                        + unconfirmed.map { "\($0.pid)" }.joined(separator: ", "))

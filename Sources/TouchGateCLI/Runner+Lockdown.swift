@@ -6,8 +6,8 @@ extension Runner {
     /// root naming another user's store) sets the administrator's lock instead of the user's.
     func lockdown() throws -> ExitCode {
         // Before the store is opened: root acting on a user's store becomes that user to open it.
-        let administrator = isAdministratorsCommand
-        let actor = invokingActor()
+        let administrator = invocationContext.isAdministratorsCommand
+        let actor = invocationContext.invokingActor()
         let store = try openStore()
         let name = try user
         try checkLedgerUser(name, in: store)

@@ -48,11 +48,8 @@ extension Runner {
 
     /// The systemd user unit `touchgate watch --unit` prints (systemd/touchgate-watch.service).
     func systemdUnit() -> String {
-        var words = [executablePath()]
-        if let store = invocation.storePath { words += ["--store", store] }
-        if let id = invocation.storeID { words += ["--store-id", id] }
-        if let user = invocation.user { words += ["--user", user] }
-        words.append("watch")
+        let line = TouchGateCommandLine(executable: executablePath(), storePath: invocation.storePath,
+                                        storeID: invocation.storeID, user: invocation.user)
         return """
             # touchgate watch: lock every terminal session when the machine suspends or the screen locks.
             # Install: touchgate watch --unit > ~/.config/systemd/user/touchgate-watch.service
@@ -62,7 +59,7 @@ extension Runner {
 
             [Service]
             Type=simple
-            ExecStart=\(words.map(systemdQuoted).joined(separator: " "))
+            ExecStart=\(line.systemdCommand(["watch"]))
             Restart=on-failure
             RestartSec=5
             # 75: a watcher already runs for this user and store; starting again would not help.
@@ -72,14 +69,4 @@ extension Runner {
             WantedBy=default.target
             """
     }
-}
-
-/// `word` as systemd's `ExecStart=` reads it: double-quoted when it holds a space or a quote,
-/// with `%` (a specifier) and `$` (a variable) doubled.
-func systemdQuoted(_ word: String) -> String {
-    var text = word.replacingEvery("%", with: "%%").replacingEvery("$", with: "$$")
-    if text.contains(where: { $0 == " " || $0 == "\"" || $0 == "'" || $0 == "\\" || $0 == "\t" }) || text.isEmpty {
-        text = "\"" + text.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\"") + "\""
-    }
-    return text
 }

@@ -7,6 +7,8 @@ import TouchGate
 package struct Runner {
     package let invocation: Invocation
     let environment = ProcessEnvironment.current
+    /// The options and environment this invocation resolves its store, user and session from.
+    let invocationContext: InvocationContext
     /// The one clock of this process: the store it opens reads it, and so every decision the
     /// use cases take (``Store/clock``). Only the wall clock: nothing at the keyboard sets it.
     package let clock: any Clock = WallClock()
@@ -15,6 +17,7 @@ package struct Runner {
 
     package init(invocation: Invocation) {
         self.invocation = invocation
+        invocationContext = InvocationContext(storeOption: invocation.storePath, userOption: invocation.user, system: invocation.system)
     }
 
     mutating func run() -> ExitCode {
@@ -87,56 +90,23 @@ package struct Runner {
 
     // MARK: - Shared pieces
 
-    /// The store path: `--store`, then `TOUCHGATE_STORE`, then the XDG default.
-    var storePath: String {
-        get throws {
-            if invocation.system { return PAMHostRequest.systemStorePath }
-            if let path = invocation.storePath ?? environment["TOUCHGATE_STORE"], !path.isEmpty { return path }
-            if let path = storeOfUserForRoot() { return path }
-            guard let path = Store.defaultPath() else {
-                throw StoreError(path: "(none)", reason: .unavailable, detail: "no HOME or XDG_STATE_HOME to put the store in")
-            }
-            return path
-        }
-    }
+    /// The store path (``InvocationContext/storePath``).
+    var storePath: String { get throws { try invocationContext.storePath } }
 
-    /// The user: `--user`, then `TOUCHGATE_USER`, then the invoking user.
-    var user: String {
-        get throws {
-            let name = invocation.user ?? environment["TOUCHGATE_USER"] ?? invokingUserName()
-            guard let name, !name.isEmpty else { throw UsageError("cannot tell the invoking user; pass --user NAME") }
-            guard TerminalText.isPrintable(name), !name.unicodeScalars.contains(where: { $0 == ":" || $0 == "/" }),
-                  name.utf8.count <= 256 else {
-                throw UsageError("invalid user name '\(name.escapedForMessage)'", exitCode: .badValue)
-            }
-            return name
-        }
-    }
+    /// The user (``InvocationContext/user``): `--user`, then `TOUCHGATE_USER`, then the invoking user.
+    var user: String { get throws { try invocationContext.user } }
 
-    /// `--pam-confdir`, then `TOUCHGATE_PAM_CONFDIR`; `nil` means `pam_start()` and the system's stacks.
+    /// The remote host of an SSH session (``InvocationContext/remoteHost``).
+    package var remoteHost: String? { invocationContext.remoteHost }
+
+    /// `--pam-confdir`, then `TOUCHGATE_PAM_CONFDIR` (``InvocationContext/pamConfigurationDirectory(option:)``).
     var pamConfigurationDirectory: String? {
-        invocation.pamConfigurationDirectory ?? environment["TOUCHGATE_PAM_CONFDIR"]
+        invocationContext.pamConfigurationDirectory(option: invocation.pamConfigurationDirectory)
     }
 
-    /// The PAM checker every command uses, naming the controlling terminal as `PAM_TTY`.
+    /// The PAM checker every command uses (``InvocationContext/credentialChecker(pamConfigurationDirectory:)``).
     var credentialChecker: PAMCredentialChecker {
-        PAMCredentialChecker(configurationDirectory: pamConfigurationDirectory, terminal: terminalName(),
-                             remoteHost: remoteHost)
-    }
-
-    /// The client's address when this is a remote session: the first word of `SSH_CONNECTION`
-    /// (or `SSH_CLIENT`), or `unknown` when only `SSH_TTY` says so; `nil` for a local session.
-    /// Only address characters are kept (the value goes to `PAM_RHOST` and into messages).
-    package var remoteHost: String? {
-        for name in ["SSH_CONNECTION", "SSH_CLIENT"] {
-            guard let value = environment[name], let first = value.split(separator: " ").first else { continue }
-            let address = String(first.unicodeScalars.filter {
-                $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." || $0 == "%" || ($0 >= "a" && $0 <= "z")
-            }.map(Character.init).prefix(64))
-            return address.isEmpty ? "unknown" : address
-        }
-        if let terminal = environment["SSH_TTY"], !terminal.isEmpty { return "unknown" }
-        return nil
+        invocationContext.credentialChecker(pamConfigurationDirectory: pamConfigurationDirectory)
     }
 
     /// The biometric factor's checker: the same stacks, each try in a worker process of this
@@ -147,28 +117,15 @@ package struct Runner {
 
     /// Where answers come from: standard input with `-S`, else the controlling terminal (`nil` without one).
     func makePromptSource() -> (any PromptSource)? {
-        if invocation.answersFromStandardInput {
-            let prompts = StandardInputPrompts()
-            prompts.wording = PromptWording.lines(for:)
-            return prompts
-        }
-        let prompts = TerminalPrompts()
-        prompts?.wording = PromptWording.lines(for:)
-        return prompts
+        InvocationContext.promptSource(fromStandardInput: invocation.answersFromStandardInput)
     }
 
-    /// A context for `user`, answering through the terminal or standard input, with signals
-    /// relayed: Ctrl-C and Ctrl-\ (SIGINT, SIGQUIT) cancel, so neither can kill the process with
-    /// a try unsettled. The session id is checked first (exit 65 when it is not printable).
+    /// A context for `user` (``InvocationContext/authContext(store:session:checker:prompts:noInteraction:)``).
     func makeContext(store: Store, session: String?, options: EvaluationOptions) throws -> AuthContext {
-        let session = try session.map(validSession)
-        let prompts = makePromptSource()
-        let context = AuthContext(user: try user, store: store, session: session, checker: credentialChecker,
-                                  biometricChecker: biometricChecker, prompts: prompts)
-        context.interactionNotAllowed = options.noInteraction
-        context.remoteHost = remoteHost
-        SignalRelay.install([SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1], to: context.interrupter)
-        return context
+        // The session id is checked before the terminal is opened.
+        let session = try session.map(InvocationContext.validSession)
+        return try invocationContext.authContext(store: store, session: session, checker: credentialChecker, prompts: makePromptSource(),
+                                          noInteraction: options.noInteraction)
     }
 
     /// Prints `json`, or `text` line by line through ``TerminalText`` (it may quote stored values).
@@ -191,15 +148,7 @@ package struct Runner {
     /// Prints an evaluation's outcome as `auth` does and returns its exit status.
     func outcome(_ error: AuthError?, policy: String, extra: [(String, JSONValue)] = []) -> ExitCode {
         if invocation.json {
-            var members: [(String, JSONValue)] = [
-                ("outcome", .string(error?.code.name ?? "success")),
-                ("code", .int(error?.code.rawValue ?? 0)),
-                ("policy", .string(policy)),
-                // The sentence shown without --json (there: on standard error, with the outcome's name).
-                ("message", .string(error?.message ?? "Success.")),
-            ]
-            if let wait = error?.retryAfterSeconds { members.append(("retryAfterSeconds", .int(wait))) }
-            if let reason = error?.passcodeRequired { members.append(("passcodeRequired", .string(reason.rawValue))) }
+            var members = AuthError.outcomeMembers(error, policy: policy)
             members += extra
             writeLine(STDOUT_FILENO, JSONValue.object(members).rendered)
         } else if let error {
@@ -237,20 +186,4 @@ package struct Runner {
             return error
         }
     }
-}
-
-/// The name of the user this process runs as.
-///
-/// The corresponding C function is `getpwuid`.
-func invokingUserName() -> String? {
-    guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return nil }
-    return String(cString: name)
-}
-
-/// The controlling terminal's path (for `PAM_TTY` and the default session id), if any.
-func terminalName() -> String? {
-    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-        if let name = ttyname(descriptor) { return String(cString: name) }
-    }
-    return nil
 }

@@ -10,7 +10,7 @@ public enum TouchGateCommand {
     public static let biometricWorkerCommand = BiometricWorker.command
 
     /// Runs the biometric worker with `arguments` (`SERVICE USER`) and returns its exit status.
-    public static func biometricWorker(_ arguments: [String]) -> Int32 {
+    public static func biometricWorker(_ arguments: [String]) -> ExitCode {
         BiometricWorker.run(arguments)
     }
 
@@ -48,32 +48,9 @@ public enum TouchGateCommand {
     /// `~/.config/touchgate/login-shell` (an absolute path listed in /etc/shells), else
     /// /bin/bash, else /bin/sh. Nothing can cut it short: no rc file runs before the owner.
     public static func loginShell(_ arguments: [String], login: Bool) -> ExitCode {
-        let real = configuredLoginShell() ?? (access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh")
+        let real = InvocationContext().loginShell()
         var runner = Runner(invocation: Invocation(command: .shell(program: [real] + arguments, login: login)))
         return runner.run()
-    }
-
-    /// The first line of `$XDG_CONFIG_HOME/touchgate/login-shell` (or `~/.config/...`), if it is
-    /// an absolute path that /etc/shells lists and that is no touchgate wrapper.
-    static func configuredLoginShell() -> String? {
-        let environment = ProcessEnvironment.current
-        guard let base = environment["XDG_CONFIG_HOME"].flatMap({ $0.hasPrefix("/") ? $0 : nil })
-                ?? environment["HOME"].map({ $0 + "/.config" }) else { return nil }
-        func lines(_ path: String) -> [String] {
-            guard let file = fopen(path, "r") else { return [] }
-            defer { fclose(file) }
-            var lines: [String] = []
-            var buffer = [CChar](repeating: 0, count: 4096)
-            while fgets(&buffer, Int32(buffer.count), file) != nil {
-                let line = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-                lines.append(String(line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\n" }.reversed()))
-            }
-            return lines
-        }
-        guard let shell = lines(base + "/touchgate/login-shell").first, shell.hasPrefix("/"),
-              !(shell.split(separator: "/").last ?? "").hasPrefix("touchgate"),
-              lines("/etc/shells").contains(shell), access(shell, X_OK) == 0 else { return nil }
-        return shell
     }
 }
 

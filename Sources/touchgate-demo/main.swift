@@ -10,6 +10,6 @@ let arguments = commandLineArguments()
 if arguments.first == TouchGateCommand.biometricWorkerCommand {
     // Killed with its parent: a worker left behind would hold the reader until the module's timeout.
     _ = touchgate_set_parent_death_signal(SIGKILL)
-    exit(TouchGateCommand.biometricWorker(Array(arguments.dropFirst())))
+    exit(TouchGateCommand.biometricWorker(Array(arguments.dropFirst())).rawValue)
 }
 exit(TouchGateDemoCommand.main(arguments).rawValue)

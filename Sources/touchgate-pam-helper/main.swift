@@ -12,20 +12,20 @@ _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
 // A setuid host (sudo, su) runs the module with the caller's real ids: the helper is root
 // through and through, so the ledger's checks, which look at the real ids, see root.
 if geteuid() == 0 {
-    guard setgroups(0, nil) == 0, setgid(0) == 0, setuid(0) == 0 else { exit(70) }
+    guard setgroups(0, nil) == 0, setgid(0) == 0, setuid(0) == 0 else { exit(ExitCode.internalError.rawValue) }
 }
 // Set after the ids change, which clears it.
 _ = touchgate_set_parent_death_signal(SIGKILL)
 // A host that died before the death signal was set: nobody is waiting for this helper.
-if getppid() == 1 { exit(70) }
+if getppid() == 1 { exit(ExitCode.internalError.rawValue) }
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == BiometricWorker.command {
-    exit(BiometricWorker.run(Array(arguments.dropFirst())))
+    exit(BiometricWorker.run(Array(arguments.dropFirst())).rawValue)
 }
 if arguments.elementsEqual(["--man"]) {
     writeAll(STDOUT_FILENO, PAMModuleManPage.roff)
-    exit(0)
+    exit(ExitCode.success.rawValue)
 }
-guard arguments.isEmpty else { exit(64) }
+guard arguments.isEmpty else { exit(ExitCode.usage.rawValue) }
 _ = fcntl(ModuleChannel.descriptor, F_SETFD, FD_CLOEXEC)
-exit(PAMHelper.run())
+exit(PAMHelper.run().rawValue)

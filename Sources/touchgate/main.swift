@@ -20,7 +20,7 @@ let arguments = commandLineArguments()
 if arguments.first == TouchGateCommand.biometricWorkerCommand {
     // Killed with its parent: a worker left behind would hold the reader until the module's timeout.
     _ = touchgate_set_parent_death_signal(SIGKILL)
-    exit(TouchGateCommand.biometricWorker(Array(arguments.dropFirst())))
+    exit(TouchGateCommand.biometricWorker(Array(arguments.dropFirst())).rawValue)
 }
 // Started as the login-shell wrapper (a link named touchgate-login-shell, "-touchgate-login-shell" at a login).
 let name = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? ""

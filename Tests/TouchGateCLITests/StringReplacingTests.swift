@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchGate
 @testable import TouchGateCLI
 
 @Suite struct StringReplacingTests {

@@ -53,15 +53,8 @@ final class OfflineLedger: AttemptLedger {
 
     func finishAttempt(_ attempt: Int64, user: String, factor: Factor, result: AttemptResult) throws(StoreError) {
         guard factor == .passcode else { return }
-        switch result {
-        case .success, .verifiedButCancelled(_):
-            record.passcodeFailures = 0
-            record.lastPasscodeFailure = nil
-        case .failure(_):
-            record.lastPasscodeFailure = clock.now
-        case .notChecked(_):
-            record.passcodeFailures = max(0, record.passcodeFailures - 1)
-        }
+        (record.passcodeFailures, record.lastPasscodeFailure) = CounterSettlement(result).settled(
+            failures: record.passcodeFailures, lastFailure: record.lastPasscodeFailure, now: clock.now)
     }
 
     func recordOutcome(user: String, session: String?, policy: AuditPolicy?, factor: AuditFactor, outcome: AuditOutcome) throws(StoreError) {}

@@ -19,14 +19,14 @@ public enum BiometricWorker {
     /// terminal and remote host of the start frame (then the parent's pid), and returns the exit status: 0 once the result
     /// is sent, 64 for bad arguments, 70 when the parent is gone or said something else.
     /// The transaction is a ``PAMTransaction``, as in process.
-    public static func run(_ arguments: [String]) -> Int32 {
-        guard arguments.count == 2 else { return 64 }
+    public static func run(_ arguments: [String]) -> ExitCode {
+        guard arguments.count == 2 else { return .usage }
         let channel = WorkerChannel(descriptor: descriptor)
-        guard let start = channel.receive(), start.kind == .start else { return 70 }
+        guard let start = channel.receive(), start.kind == .start else { return .internalError }
         let fields = WorkerChannel.fields(start.publicBytes)
         // The parent that sent the frame must still be this process's parent: one that died before
         // the parent-death signal was set would leave the worker waiting on a sensor for no one.
-        guard fields.count == 4, let parent = Int32(fields[3]), getppid() == parent else { return 70 }
+        guard fields.count == 4, let parent = Int32(fields[3]), getppid() == parent else { return .internalError }
         let (service, user) = (arguments[0], arguments[1])
         let (directory, terminal, remoteHost) = (fields[0], fields[1], fields[2])
         let relay = Relay(channel: channel)
@@ -36,7 +36,7 @@ public enum BiometricWorker {
             service: service, user: user, configurationDirectory: directory.isEmpty ? nil : directory,
             terminal: terminal.isEmpty ? nil : terminal, remoteHost: remoteHost.isEmpty ? nil : remoteHost)
         let end = transaction.authenticate(conversation: relayFunction, appdata: retained.toOpaque())
-        return channel.send(.result, WorkerChannel.resultPayload(end)) ? 0 : 70
+        return channel.send(.result, WorkerChannel.resultPayload(end)) ? .success : .internalError
     }
 
     /// The worker's conversation: relays each message to the parent.

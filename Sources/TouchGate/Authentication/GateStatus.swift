@@ -25,7 +25,7 @@ public struct GateStatus: Sendable, Equatable {
         var lines: [String] = []
         if let host = remoteHost {
             lines.append("  Remote session (from \(host)): unlock with the passcode of \(user).")
-        } else if !record.enrolled || configuration.biometricService.isEmpty {
+        } else if !record.hasBiometricFactor(under: configuration) {
             lines.append("  Unlock with the passcode of \(user).")
         } else if let required = PasscodeRequirement(configuration: configuration).reason(for: record, bootID: bootID, now: now),
                   required != .failures {

@@ -14,30 +14,30 @@ public enum PAMHelper {
 
     /// Runs the helper on the module's socket; returns the exit status (0 once the outcome is
     /// sent, 70 when the module is gone or spoke nonsense, 74 when the store cannot be used).
-    public static func run(channel: ModuleChannel = ModuleChannel()) -> Int32 {
-        guard let start = channel.receive(), start.kind == .start else { return 70 }
+    public static func run(channel: ModuleChannel = ModuleChannel()) -> ExitCode {
+        guard let start = channel.receive(), start.kind == .start else { return .internalError }
         var items = start.publicBytes
         defer { wipe(&items) }
         let request: PAMHostRequest
         do {
             request = try PAMHostRequest(startFrame: items)
         } catch {
-            return 70
+            return .internalError
         }
         let outcome: AuthError.Code
-        let status: Int32
+        let status: ExitCode
         do {
             outcome = try evaluate(request, channel: channel)
-            status = 0
+            status = .success
         } catch let error as StoreError {
             channel.send(.error, text: TerminalText.sanitized("touchgate: \(error.description)"))
             outcome = failureCode
-            status = ExitCode(error).rawValue
+            status = ExitCode(error)
         } catch {
             outcome = failureCode
-            status = 70
+            status = .internalError
         }
-        return channel.sendOutcome(outcome) ? status : 70
+        return channel.sendOutcome(outcome) ? status : .internalError
     }
 
     /// One evaluation for `request`; returns its outcome (`.init(rawValue: 0)` for success).

@@ -44,8 +44,7 @@ public struct PAMHostRequest: Equatable, Sendable {
             offset += length
         }
         guard items.count == 7 else { throw Malformed(reason: "\(items.count) items, not 7") }
-        guard !items[0].isEmpty, TerminalText.isPrintable(items[0]),
-              !items[0].unicodeScalars.contains(where: { $0 == ":" || $0 == "/" }) else {
+        guard InvocationContext.isValidUserName(items[0]) else {
             throw Malformed(reason: "an invalid user name")
         }
         guard let factor = Factor(rawValue: items[5]) else { throw Malformed(reason: "an unknown factor") }
@@ -77,32 +76,8 @@ public struct PAMHostRequest: Equatable, Sendable {
     }
 
     /// The remote host the biometric factor is refused for: `PAM_RHOST` when set, else the host
-    /// of a login record (utmp) for the terminal (an SSH session on it); `nil` for a local host.
-    public var remote: String? {
-        if !remoteHost.isEmpty { return remoteHost }
-        return terminalPath.flatMap(Self.loginHost(onTerminal:))
-    }
-
-    /// The host of a login session recorded on `path` (`ut_host` of its `USER_PROCESS` entry),
-    /// when it is not a local display.
-    ///
-    /// The corresponding C functions are `setutxent`, `getutxent` and `endutxent`.
-    static func loginHost(onTerminal path: String) -> String? {
-        let line = String(path.dropFirst("/dev/".count))
-        setutxent()
-        defer { endutxent() }
-        while let entry = getutxent() {
-            guard entry.pointee.ut_type == USER_PROCESS else { continue }
-            let (entryLine, host) = withUnsafeBytes(of: entry.pointee.ut_line) { lineBytes in
-                withUnsafeBytes(of: entry.pointee.ut_host) { hostBytes in
-                    (String(decoding: lineBytes.prefix(while: { $0 != 0 }), as: UTF8.self),
-                     String(decoding: hostBytes.prefix(while: { $0 != 0 }), as: UTF8.self))
-                }
-            }
-            if entryLine == line, !host.isEmpty, !host.hasPrefix(":") { return host }
-        }
-        return nil
-    }
+    /// of a login record (utmp) for the terminal (``RemoteHost/fromPAM(rhost:terminalPath:loginHost:)``).
+    public var remote: String? { RemoteHost.fromPAM(rhost: remoteHost, terminalPath: terminalPath) }
 
     /// Opens the terminal for the terminal flow: a character device that is a terminal, not a
     /// symbolic link; `nil` otherwise (the flow goes through the host's conversation).

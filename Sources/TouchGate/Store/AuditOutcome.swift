@@ -21,6 +21,14 @@ public enum AuditOutcome: RawRepresentable, Equatable, Sendable {
     /// A lifecycle entry: the event applied, stored by its command-line name.
     case event(LifecycleEvent)
 
+    /// The outcome a settled attempt's audit entry takes: `success`, else the error it ended with.
+    init(settling result: AttemptResult) {
+        switch result {
+        case .success: self = .success
+        case .verifiedButCancelled(let code), .failure(let code), .notChecked(let code): self = .error(code)
+        }
+    }
+
     /// The text stored in `audit.outcome`.
     public var rawValue: String {
         switch self {

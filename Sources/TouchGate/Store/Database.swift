@@ -130,6 +130,11 @@ final class Database {
 
     /// Runs one statement with `arguments` bound in order, discarding any rows.
     func run(_ sql: String, _ arguments: DatabaseValue...) throws(DatabaseError) {
+        try run(sql, arguments: arguments)
+    }
+
+    /// Runs one statement with `arguments` bound in order, discarding any rows.
+    func run(_ sql: String, arguments: [DatabaseValue]) throws(DatabaseError) {
         let statement = try prepare(sql)
         try statement.bind(arguments)
         while try statement.step() {}

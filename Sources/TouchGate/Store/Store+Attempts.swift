@@ -82,33 +82,22 @@ extension Store {
         try perform {
             try database.transaction(.immediate, durability: .cached, checkpoint: .deferred) {
                 let now = clock.now
-                let outcome: AuditOutcome
-                switch result {
-                case .success:
-                    // A passcode success also clears the biometric lockout, as on iOS.
-                    try database.run(factor == .passcode ? """
-                        UPDATE users SET passcode_failures = 0, last_passcode_failure = NULL,
-                               biometric_failures = 0, last_success = ? WHERE name = ?
-                        """ : "UPDATE users SET biometric_failures = 0, last_success = ? WHERE name = ?",
-                        .real(now), .text(user))
-                    try recordUnlock(factor, user: user, now: now)
-                    outcome = .success
-                case .verifiedButCancelled(let cancel):
-                    try database.run(factor == .passcode ? """
-                        UPDATE users SET passcode_failures = 0, last_passcode_failure = NULL, biometric_failures = 0
-                        WHERE name = ?
-                        """ : "UPDATE users SET biometric_failures = 0 WHERE name = ?", .text(user))
-                    outcome = .error(cancel)
-                case .failure(let failure):
-                    if factor == .passcode {
-                        try database.run("UPDATE users SET last_passcode_failure = ? WHERE name = ?", .real(now), .text(user))
-                    }
-                    outcome = .error(failure)
-                case .notChecked(let reason):
-                    let column = factor == .passcode ? "passcode_failures" : "biometric_failures"
-                    try database.run("UPDATE users SET \(column) = max(0, \(column) - 1) WHERE name = ?", .text(user))
-                    outcome = .error(reason)
+                let settlement = CounterSettlement(result)
+                var set = factor == .passcode
+                    ? settlement.assignments(failures: "passcode_failures", lastFailure: "last_passcode_failure", now: now)
+                    : settlement.assignments(failures: "biometric_failures", lastFailure: nil, now: now)
+                // A passcode verified also clears the biometric lockout, as on iOS.
+                if factor == .passcode, settlement == .clear, let counted = set {
+                    set = (counted.sql + ", biometric_failures = 0", counted.arguments)
                 }
+                if result == .success, let counted = set {
+                    set = (counted.sql + ", last_success = ?", counted.arguments + [.real(now)])
+                }
+                if let set {
+                    try database.run("UPDATE users SET \(set.sql) WHERE name = ?", arguments: set.arguments + [.text(user)])
+                }
+                if result == .success { try recordUnlock(factor, user: user, now: now) }
+                let outcome = AuditOutcome(settling: result)
                 try database.run("UPDATE audit SET outcome = ?, code = ? WHERE id = ?",
                                  .text(outcome.rawValue), .integer(Int64(outcome.code)), .integer(attempt))
                 try pruneAudit(user: user)

@@ -44,21 +44,10 @@ extension Store {
         try perform {
             try database.transaction(.immediate, durability: .cached, checkpoint: .deferred) {
                 let now = clock.now
-                let outcome: AuditOutcome
-                switch result {
-                case .success:
-                    try database.run("UPDATE remote_passcode_tries SET failures = 0, last_failure = NULL WHERE name = ?", .text(user))
-                    outcome = .success
-                case .verifiedButCancelled(let cancel):
-                    try database.run("UPDATE remote_passcode_tries SET failures = 0, last_failure = NULL WHERE name = ?", .text(user))
-                    outcome = .error(cancel)
-                case .failure(let failure):
-                    try database.run("UPDATE remote_passcode_tries SET last_failure = ? WHERE name = ?", .real(now), .text(user))
-                    outcome = .error(failure)
-                case .notChecked(let reason):
-                    try database.run("UPDATE remote_passcode_tries SET failures = max(0, failures - 1) WHERE name = ?", .text(user))
-                    outcome = .error(reason)
+                if let set = CounterSettlement(result).assignments(failures: "failures", lastFailure: "last_failure", now: now) {
+                    try database.run("UPDATE remote_passcode_tries SET \(set.sql) WHERE name = ?", arguments: set.arguments + [.text(user)])
                 }
+                let outcome = AuditOutcome(settling: result)
                 try database.run("UPDATE audit SET outcome = ?, code = ? WHERE id = ?",
                                  .text(outcome.rawValue), .integer(Int64(outcome.code)), .integer(attempt))
                 try pruneAudit(user: user)

@@ -18,7 +18,7 @@ public struct WatcherCommandLine: Equatable, Sendable {
 
     /// The arguments for this command line (without the program name).
     public var arguments: [String] {
-        ["--store", storePath, "--store-id", storeID, "--user", user] + (json ? ["--json"] : []) + ["watch"]
+        TouchGateCommandLine(executable: "", storePath: storePath, storeID: storeID, user: user, json: json).arguments(["watch"])
     }
 
     /// The command line `arguments` spell, or `nil` when they are not the watcher's.

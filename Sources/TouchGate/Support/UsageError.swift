@@ -1,5 +1,3 @@
-import TouchGate
-
 /// A command line that does not parse; exit 64, one line on standard error naming the rejected
 /// word, then the usage line of the command (when the parser got that far).
 public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -4,7 +4,7 @@ extension String {
     /// Not the standard `replacing(_:with:)`: that one lives in `_StringProcessing`, and calling it
     /// at all links the regex engine (`_StringProcessing` and `_RegexParser`)
     /// into the static binary, whose metadata every start of `touchgate` then has to relocate.
-    func replacingEvery(_ character: Character, with replacement: String) -> String {
+    package func replacingEvery(_ character: Character, with replacement: String) -> String {
         var result = ""
         result.reserveCapacity(utf8.count)
         for element in self {

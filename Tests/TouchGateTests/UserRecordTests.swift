@@ -1,0 +1,17 @@
+import Testing
+@testable import TouchGate
+
+/// "Is there a biometric factor", answered once for status, auth and the gate's lines.
+@Suite struct UserRecordTests {
+    @Test(arguments: [(false, "touchgate-biometric", false), (true, "touchgate-biometric", true), (true, "", false), (false, "", false)])
+    func aBiometricFactorIsAnEnrollmentWithAStackNamed(enrolled: Bool, service: String, expected: Bool) {
+        var record = UserRecord(name: "alice")
+        record.enrolled = enrolled
+        var configuration = Configuration()
+        configuration.biometricService = service
+        #expect(record.hasBiometricFactor(under: configuration) == expected)
+        // The gate's lines say the same: no factor, the passcode alone.
+        let status = GateStatus(user: "alice", session: "s", record: record, configuration: configuration, remoteHost: nil, now: 0, bootID: nil)
+        #expect(status.lines.contains("  Unlock with the passcode of alice.") == !expected)
+    }
+}
