@@ -60,7 +60,7 @@ let package = Package(
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", providers: [.apt(["libdbus-1-dev"])]),
         // Links the system's libsqlite3 (a build-time tool): it applies the migrations to an
         // in-memory database to embed the schema a store must have.
-        .executableTarget(name: "embed-migrations", dependencies: ["CSQLite"], path: "Sources/embed-migrations"),
+        .executableTarget(name: "embed-migrations", dependencies: ["CSQLite", "TouchGateSystem"], path: "Sources/embed-migrations"),
         .plugin(
             name: "EmbedMigrations",
             capability: .buildTool(),
@@ -94,7 +94,7 @@ let package = Package(
                 path: "Sources/TouchGateCLI", plugins: ["EmbedMigrations"]),
         // The demo and the test world (`touchgate demo`, `touchgate test-world`): the CLI's
         // parser and runner with the test kit. Only `touchgate-demo` links it.
-        .target(name: "TouchGateDemo", dependencies: ["TouchGate", "TouchGateCLI", "TouchGateTesting"],
+        .target(name: "TouchGateDemo", dependencies: ["TouchGate", "TouchGateCLI", "TouchGateSystem", "TouchGateTesting"],
                 path: "Sources/TouchGateDemo"),
         // `prctl(PR_SET_DUMPABLE)` for `main`: Swift cannot call the variadic `prctl` itself.
         .target(name: "CProcessControl", path: "Sources/CProcessControl"),

@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateSystem
 
 extension Runner {
     /// `touchgate gate`: exits 0 at once when the session needs no unlock; otherwise covers the
@@ -55,8 +56,8 @@ extension Runner {
             let sockets = (named.map { [$0] } ?? [])
                 + TmuxSocketDirectory.sockets(uid: geteuid(), tmuxTemporaryDirectory: environment["TMUX_TMPDIR"])
             for socket in sockets where !socket.isEmpty {
-                guard let line = firstOutputLine("tmux", ["-S", socket, "display-message", "-p", "-t", String(id[dollar...]),
-                                                          "#{pid} #{session_name}"]),
+                guard let line = ChildProcess.firstOutputLine(["tmux", "-S", socket, "display-message", "-p", "-t", String(id[dollar...]),
+                                                               "#{pid} #{session_name}"], searchPath: true),
                       line.hasPrefix(serverPID + " ") else { continue }
                 return "tmux session \"\(line.dropFirst(serverPID.count + 1))\""
             }

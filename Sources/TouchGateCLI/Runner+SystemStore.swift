@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateSystem
 
 extension Runner {
     /// `--system` selects the ledger for the administrator's commands only.
@@ -50,7 +51,7 @@ extension Runner {
         }
         let (uid, gid) = (entry.pointee.pw_uid, entry.pointee.pw_gid)
         guard initgroups(name, gid) == 0, setgid(gid) == 0, setuid(uid) == 0 else {
-            throw StoreError(path: path, reason: .unavailable, detail: "cannot act as \(name.escapedForMessage): \(String(cString: strerror(errno)))")
+            throw StoreError(path: path, reason: .unavailable, detail: "cannot act as \(name.escapedForMessage): \(Errno.current)")
         }
     }
 }

@@ -13,3 +13,8 @@ extension String {
         return result
     }
 }
+
+/// `text` quoted for a POSIX shell: single quotes, with embedded ones spliced in.
+package func shellQuoted(_ text: String) -> String {
+    "'" + text.replacingEvery("'", with: "'\\''") + "'"
+}

@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateSystem
 
 /// The `touchgate` tool: parses the arguments, runs one command, and returns the exit status.
 public enum TouchGateCommand {
@@ -60,15 +61,10 @@ public enum TouchGateCommand {
         guard let base = environment["XDG_CONFIG_HOME"].flatMap({ $0.hasPrefix("/") ? $0 : nil })
                 ?? environment["HOME"].map({ $0 + "/.config" }) else { return nil }
         func lines(_ path: String) -> [String] {
-            guard let file = fopen(path, "r") else { return [] }
-            defer { fclose(file) }
-            var lines: [String] = []
-            var buffer = [CChar](repeating: 0, count: 4096)
-            while fgets(&buffer, Int32(buffer.count), file) != nil {
-                let line = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-                lines.append(String(line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\n" }.reversed()))
+            guard let bytes = fileContents(FilePath(path), limit: 65_536) else { return [] }
+            return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                String(line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
             }
-            return lines
         }
         guard let shell = lines(base + "/touchgate/login-shell").first, shell.hasPrefix("/"),
               !(shell.split(separator: "/").last ?? "").hasPrefix("touchgate"),

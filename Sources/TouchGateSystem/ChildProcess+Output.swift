@@ -72,3 +72,15 @@ extension ChildProcess {
         return child.wait(until: deadline, killingGroup: false).termination
     }
 }
+
+extension ChildProcess {
+    /// The first line `arguments` writes to standard output, when it exits 0 (its standard error
+    /// and input on `/dev/null`); `nil` otherwise. It is killed once its output ends or at `deadline`.
+    package static func firstOutputLine(
+        _ arguments: [String], searchPath: Bool = false, until deadline: Deadline = .after(seconds: 1)
+    ) -> String? {
+        guard let output = try? runCapturingOutput(arguments, searchPath: searchPath, until: deadline, limit: 4096, killAtEnd: true),
+              output.termination.succeeded else { return nil }
+        return output.firstLine
+    }
+}

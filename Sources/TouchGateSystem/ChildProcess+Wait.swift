@@ -10,14 +10,12 @@ extension ChildProcess {
         return Termination(waitStatus: status)
     }
 
-    /// The child's end, reaped, when it has ended; `nil` while it runs (`waitpid(WNOHANG)`).
+    /// The child's end, reaped, when it has ended; `nil` while it runs, or when it is no child of
+    /// this process (any more) (`waitpid(WNOHANG)`).
     package func exitedYet() -> Termination? {
         var status: Int32 = 0
-        switch valueOrErrno({ waitpid(pid, &status, WNOHANG) }) {
-        case .success(let waited) where waited == pid: return Termination(waitStatus: status)
-        case .success: return nil
-        case .failure: return .exited(127)
-        }
+        guard case .success(let waited) = valueOrErrno({ waitpid(pid, &status, WNOHANG) }), waited == pid else { return nil }
+        return Termination(waitStatus: status)
     }
 
     /// Waits for the child to end until `deadline`, and reaps it; `nil` when it still runs then

@@ -1,6 +1,6 @@
 import Glibc
 
-/// A process touchgate started: every spawn of touchgate goes through ``spawn(_:searchPath:environment:fileActions:workingDirectory:newProcessGroup:newSession:inheritSignals:)``.
+/// A process touchgate started: every spawn of touchgate goes through ``spawn(_:program:searchPath:environment:fileActions:workingDirectory:newProcessGroup:newSession:inheritSignals:)``.
 ///
 /// One definition of what a spawn is (argv, environment, file actions, working directory,
 /// attributes) and, in its extensions, of waiting for the end without busy-waiting (a pidfd, a
@@ -38,6 +38,7 @@ package struct ChildProcess: Hashable, Sendable {
     /// is reported so: glibc's `posix_spawn` uses `CLONE_VFORK`).
     ///
     /// - Parameters:
+    ///   - program: the program to run when it is not `arguments[0]` (`/proc/self/exe` run as `touchgate`).
     ///   - environment: `NAME=value` entries; `nil` passes this process's environment.
     ///   - fileActions: what the child does with its descriptors first.
     ///   - workingDirectory: where the child starts (`posix_spawn_file_actions_addchdir_np`).
@@ -47,7 +48,7 @@ package struct ChildProcess: Hashable, Sendable {
     ///
     /// The corresponding C functions are `posix_spawn`, `posix_spawnp` and `posix_spawn_file_actions_*`.
     package static func spawn(
-        _ arguments: [String], searchPath: Bool = false, environment: [String]? = nil,
+        _ arguments: [String], program: FilePath? = nil, searchPath: Bool = false, environment: [String]? = nil,
         fileActions: [FileAction] = [], workingDirectory: FilePath? = nil,
         newProcessGroup: Bool = false, newSession: Bool = false, inheritSignals: Bool = true
     ) throws(Errno) -> ChildProcess {
@@ -75,14 +76,15 @@ package struct ChildProcess: Hashable, Sendable {
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
         defer { for pointer in argv + (envp ?? []) { free(pointer) } }
+        let path = program?.string ?? arguments[0]
         var pid: pid_t = 0
         let status = SpawnAttributes.clean(
             newProcessGroup: newProcessGroup, newSession: newSession, inheritSignals: inheritSignals
         ) { attributes -> Int32 in
             func start(_ variables: UnsafePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
                 searchPath
-                    ? posix_spawnp(&pid, arguments[0], &actions, attributes, argv, variables)
-                    : posix_spawn(&pid, arguments[0], &actions, attributes, argv, variables)
+                    ? posix_spawnp(&pid, path, &actions, attributes, argv, variables)
+                    : posix_spawn(&pid, path, &actions, attributes, argv, variables)
             }
             guard let envp else { return start(environ) }
             return envp.withUnsafeBufferPointer { start($0.baseAddress) }

@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateSystem
 
 /// A private PAM world for tests: pam_matrix stacks for the `touchgate` (passcode) and
 /// `touchgate-biometric` services in a temporary directory, reached through `pam_start_confdir`
@@ -134,7 +135,7 @@ public final class PAMWorld {
     private func write(_ name: String, _ contents: String) throws(Failure) {
         let path = directory + "/" + name
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw Failure(description: "cannot write \(path): \(Errno.current)") }
         defer { close(descriptor) }
         writeAll(descriptor, contents)
     }

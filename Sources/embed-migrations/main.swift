@@ -1,5 +1,6 @@
 import CSQLite
 import Glibc
+import TouchGateSystem
 
 /// Writes `EmbeddedMigrations.swift`: one `(version, name, sql)` entry per `NNNN_name.sql` file,
 /// and `embeddedSchema`: what `sqlite_master` holds once they are applied, which a store must
@@ -22,23 +23,14 @@ func fail(_ message: String, exitCode: Int32 = 65) -> Never {
 
 /// The whole file at `path` as UTF-8 text.
 func readText(_ path: String) -> String {
-    guard let file = fopen(path, "rb") else { fail("\(path): \(String(cString: strerror(errno)))", exitCode: 66) }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count <= 0 { break }
-        bytes += chunk[..<count]
-    }
-    guard ferror(file) == 0 else { fail("\(path): read error", exitCode: 66) }
+    guard let bytes = fileContents(FilePath(path)) else { fail("\(path): \(Errno.current)", exitCode: 66) }
     return String(decoding: bytes, as: UTF8.self)
 }
 
 /// Writes `text` to `path` through a temporary file beside it, renamed into place.
 func writeText(_ text: String, to path: String) {
     let temporary = path + ".tmp-\(getpid())"
-    guard let file = fopen(temporary, "wbx") else { fail("\(temporary): \(String(cString: strerror(errno)))", exitCode: 73) }
+    guard let file = fopen(temporary, "wbx") else { fail("\(temporary): \(Errno.current)", exitCode: 73) }
     let bytes = Array(text.utf8)
     let written = fwrite(bytes, 1, bytes.count, file)
     guard fclose(file) == 0, written == bytes.count, rename(temporary, path) == 0 else {

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// A self-pipe that wakes a blocked prompt when a signal arrives or the context is invalidated.
 ///
@@ -13,18 +14,11 @@ public final class Interrupter: @unchecked Sendable {
     private var latched: Interruption?
 
     public init() {
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends {
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            }
-        } else {
-            // Without a pipe nothing can wake a prompt; fail closed by treating it as a system cancel.
-            latched = .system
-        }
-        fileDescriptor = ends[0]
-        writeDescriptor = ends[1]
+        let pipe = try? SelfPipe()
+        // Without a pipe nothing can wake a prompt; fail closed by treating it as a system cancel.
+        if pipe == nil { latched = .system }
+        fileDescriptor = pipe?.readEnd ?? -1
+        writeDescriptor = pipe?.writeEnd ?? -1
     }
 
     deinit {
