@@ -133,7 +133,7 @@ let package = Package(
         // What both test targets share (a seeded generator); not part of any product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TouchGateTests", dependencies: ["TouchGate", "TouchGateSystem", "TestSupport"], path: "Tests/TouchGateTests"),
-        .testTarget(name: "TouchGateSystemTests", dependencies: ["TouchGateSystem"], path: "Tests/TouchGateSystemTests"),
+        .testTarget(name: "TouchGateSystemTests", dependencies: ["TouchGateSystem", "TestSupport"], path: "Tests/TouchGateSystemTests"),
         // The screen model of `touchgate shell` (TouchGateOwner's InnerScreen) against libvterm fed every byte.
         .testTarget(name: "TouchGateOwnerTests", dependencies: ["TouchGateOwner", "CVTerm", "TestSupport"],
                     path: "Tests/TouchGateOwnerTests"),
