@@ -60,13 +60,13 @@ public enum TouchGateCommand {
         let environment = ProcessEnvironment.current
         guard let base = environment["XDG_CONFIG_HOME"].flatMap({ $0.hasPrefix("/") ? $0 : nil })
                 ?? environment["HOME"].map({ $0 + "/.config" }) else { return nil }
-        func lines(_ path: String) -> [String] {
-            guard let bytes = fileContents(FilePath(path), limit: 65_536) else { return [] }
+        func lines(_ path: FilePath) -> [String] {
+            guard let bytes = fileContents(path, limit: 65_536) else { return [] }
             return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { line in
                 String(line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
             }
         }
-        guard let shell = lines(base + "/touchgate/login-shell").first, shell.hasPrefix("/"),
+        guard let shell = lines(FilePath(base).appending("touchgate/login-shell")).first, shell.hasPrefix("/"),
               !(shell.split(separator: "/").last ?? "").hasPrefix("touchgate"),
               lines("/etc/shells").contains(shell), access(shell, X_OK) == 0 else { return nil }
         return shell

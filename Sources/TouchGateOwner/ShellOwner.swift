@@ -2,16 +2,6 @@ import Glibc
 import TouchGate
 import TouchGateSystem
 
-// The write end of the owner's signal pipe; a signal handler can only reach a global.
-nonisolated(unsafe) private var signalPipe: Int32 = -1
-
-private let signalHandler: @convention(c) (Int32) -> Void = { signal in
-    var byte = UInt8(truncatingIfNeeded: signal)
-    let saved = errno
-    _ = write(signalPipe, &byte, 1)
-    errno = saved
-}
-
 /// The driver of a ``ShellOwnerStateMachine``: one loop (`poll`) over the outer terminal
 /// (standard input), the program's pseudo-terminal, a signal pipe and the owner's channel, with
 /// the idle time as its timeout. No process is started per command or per key: only the program
@@ -122,18 +112,7 @@ public final class ShellOwner {
     private func installSignals() {
         guard let pipe = try? SelfPipe() else { return }
         signalRead = pipe.readEnd
-        signalPipe = pipe.writeEnd
-        for number in [SIGCHLD, SIGWINCH, SIGTERM, SIGHUP, SIGUSR1] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = signalHandler
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(number, &action, nil)
-        }
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        for number in [SIGCHLD, SIGWINCH, SIGTERM, SIGHUP, SIGUSR1] { sigaddset(&unblocked, number) }
-        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        pipe.relay([SIGCHLD, SIGWINCH, SIGTERM, SIGHUP, SIGUSR1], restart: true)
     }
 
     // MARK: - The loop
@@ -159,7 +138,7 @@ public final class ShellOwner {
         if terminal == nil, exitStatus != nil { deadline = now }
         let timeout: Int32 = deadline.map { Int32(clamping: Int(max(0, ($0 - now) * 1000).rounded(.up))) } ?? -1
         let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-        if ready < 0, errno != EINTR { hangUp(); return }
+        if ready < 0, Errno.current != .interrupted { hangUp(); return }
         // The machine slept meanwhile: before any key that woke this loop goes anywhere, the
         // session's lock is read again, whoever did or did not reach this owner at the suspend.
         let slept = Self.secondsSuspended()

@@ -138,7 +138,7 @@ public struct Watcher {
             if let connection { descriptors.append(pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             let timeout = reconnectAt.map { Int32(clamping: Int(max(0, ($0 - monotonicSeconds()) * 1000).rounded(.up))) } ?? -1
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-            if ready < 0, errno != EINTR {
+            if ready < 0, Errno.current != .interrupted {
                 return fail("poll failed: \(Errno.current)", .internalError)
             }
             if descriptors[0].revents & Int16(POLLIN) != 0 {

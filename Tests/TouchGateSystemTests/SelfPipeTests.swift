@@ -49,3 +49,24 @@ import TouchGateSystem
         #expect(fcntl(pipe.readEnd, F_GETFL) & O_NONBLOCK == 0)
     }
 }
+
+/// ``SelfPipe/relay(_:restart:byte:)``: a signal becomes its byte on the pipe.
+@Suite struct SelfPipeSignalTests {
+    /// A real-time signal no other test and no touchgate code uses.
+    static let signal: Int32 = 40
+
+    @Test func aRelayedSignalWritesItsByte() throws {
+        let pipe = try SelfPipe()
+        defer { pipe.close() }
+        var previous = sigaction()
+        sigaction(Self.signal, nil, &previous)
+        defer { sigaction(Self.signal, &previous, nil) }
+        pipe.relay([Self.signal], restart: true) { $0 == Self.signal ? 0x2A : 0 }
+        // raise(3) delivers to this thread, which relay unblocked the signal on.
+        raise(Self.signal)
+        var byte: UInt8 = 0
+        #expect(read(pipe.readEnd, &byte, 1) == 1)
+        #expect(byte == 0x2A)
+        #expect(!pipe.drain(), "one signal, one byte")
+    }
+}

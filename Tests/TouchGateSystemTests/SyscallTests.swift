@@ -3,12 +3,15 @@ import TestSupport
 import Testing
 import TouchGateSystem
 
-/// The handler of ``SyscallTests/aRealSignalInterruptsAndTheCallIsMadeAgain()``'s SIGUSR2: installed
+/// The handler of ``SyscallTests/aRealSignalInterruptsAndTheCallIsMadeAgain()``'s signal: installed
 /// without SA_RESTART, so a blocking `read` returns EINTR.
 nonisolated(unsafe) private var interruptions = 0
 
 /// ``valueOrErrno(retryOnInterrupt:_:)``: the one retry-on-EINTR rule.
 @Suite(.serialized) struct SyscallTests {
+    /// A real-time signal no other test and no touchgate code uses.
+    static let signal: Int32 = 41
+
     /// A call that fails with `errors` one after another, then returns `value`; how often it was called.
     final class ScriptedCall: @unchecked Sendable {
         var errors: [Int32]
@@ -59,8 +62,8 @@ nonisolated(unsafe) private var interruptions = 0
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
         var previous = sigaction()
-        sigaction(SIGUSR2, &action, &previous)
-        defer { sigaction(SIGUSR2, &previous, nil) }
+        sigaction(SyscallTests.signal, &action, &previous)
+        defer { sigaction(SyscallTests.signal, &previous, nil) }
         interruptions = 0
         let (read, write) = (pipe.readEnd, pipe.writeEnd)
         let result = try await onAThreadOfItsOwn {
@@ -79,7 +82,7 @@ nonisolated(unsafe) private var interruptions = 0
             }, reader.toOpaque())
             while !box.ready { usleep(1_000) }
             usleep(50_000)
-            pthread_kill(thread, SIGUSR2)
+            pthread_kill(thread, SyscallTests.signal)
             usleep(50_000)
             var byte: UInt8 = 7
             _ = Glibc.write(write, &byte, 1)
@@ -102,10 +105,10 @@ final class ReaderJob: @unchecked Sendable {
         self.done = done
     }
     func run() {
-        // The test process may block SIGUSR2; this thread takes it.
+        // The test process may block SyscallTests.signal; this thread takes it.
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
-        sigaddset(&unblocked, SIGUSR2)
+        sigaddset(&unblocked, SyscallTests.signal)
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         var byte: UInt8 = 0
         started()

@@ -75,8 +75,8 @@ final class LineReader {
         if !reachedEnd, pending.bytes.firstIndex(of: 0x0A) == nil {
             var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
             if poll(&descriptor, 1, 0) > 0 {
-                let count = pending.read(from: fileDescriptor)
-                if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { reachedEnd = true }
+                let count = retryingInterrupts { pending.read(from: fileDescriptor) }
+                if count == 0 || (count < 0 && errno != EAGAIN) { reachedEnd = true }
             }
         }
         while let newline = pending.bytes.firstIndex(of: 0x0A) {

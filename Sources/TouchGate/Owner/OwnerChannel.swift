@@ -157,7 +157,7 @@ public enum OwnerChannel {
             guard left > 0 else { break }
             var descriptors = waiting.map { pollfd(fd: $0.1, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(max(1, (left * 1000).rounded(.up))))
-            if ready < 0 && errno != EINTR { break }
+            if ready < 0 && Errno.current != .interrupted { break }
             var still: [(ProcessIdentity, Int32)] = []
             for (index, entry) in waiting.enumerated() {
                 guard descriptors[index].revents != 0 else { still.append(entry); continue }

@@ -27,7 +27,7 @@ package struct PseudoTerminalProgram {
     /// The corresponding C functions are `posix_openpt` (`/dev/ptmx`), `unlockpt`, `ptsname`
     /// (their ioctls), `ioctl(TIOCSWINSZ)` and `posix_spawn` (with `POSIX_SPAWN_SETSID`: the
     /// slave, opened after `setsid` without `O_NOCTTY`, becomes the controlling terminal).
-    package static func start(path: String, argv: [String], environment: [String],
+    package static func start(path: FilePath, argv: [String], environment: [String],
                               size: winsize? = nil) throws(Failure) -> PseudoTerminalProgram {
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0 else { throw Failure(code: errno, step: "open /dev/ptmx") }
@@ -47,7 +47,7 @@ package struct PseudoTerminalProgram {
         let child: ChildProcess
         do {
             child = try ChildProcess.spawn(
-                argv, program: FilePath(path), environment: environment,
+                argv, program: path, environment: environment,
                 fileActions: [.open(0, FilePath(name), flags: O_RDWR), .dup2(0, 1), .dup2(0, 2)],
                 newSession: true, inheritSignals: false)
         } catch {
