@@ -99,8 +99,9 @@ import Testing
 
     @Test func theFirstLineIsThatOfASuccess() async throws {
         let (line, failed) = try await onAThreadOfItsOwn {
-            (ChildProcess.firstOutputLine(["printf", "one\ntwo\n"], searchPath: true),
-             ChildProcess.firstOutputLine(["/bin/sh", "-c", "echo one; exit 1"]))
+            // A deadline far off: a loaded machine may start the child late.
+            (ChildProcess.firstOutputLine(["printf", "one\ntwo\n"], searchPath: true, until: .after(seconds: 60)),
+             ChildProcess.firstOutputLine(["/bin/sh", "-c", "echo one; exit 1"], until: .after(seconds: 60)))
         }
         #expect(line == "one")
         #expect(failed == nil)
