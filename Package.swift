@@ -60,16 +60,19 @@ let package = Package(
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", providers: [.apt(["libdbus-1-dev"])]),
         // Links the system's libsqlite3 (a build-time tool): it applies the migrations to an
         // in-memory database to embed the schema a store must have.
-        .executableTarget(name: "embed-migrations", dependencies: ["CSQLite"], path: "Sources/embed-migrations"),
+        .executableTarget(name: "embed-migrations", dependencies: ["CSQLite", "TouchGateSystem"], path: "Sources/embed-migrations"),
         .plugin(
             name: "EmbedMigrations",
             capability: .buildTool(),
             dependencies: ["embed-migrations"],
             path: "Plugins/EmbedMigrations"
         ),
+        // The system toolkit in swift-system's shape: Errno and the one retry-on-EINTR rule, the
+        // child process, the self-pipe, the file reader, FilePath. Glibc only; no touchgate module.
+        .target(name: "TouchGateSystem", path: "Sources/TouchGateSystem"),
         .target(
             name: "TouchGate",
-            dependencies: ["CPAM", "CSQLite"],
+            dependencies: ["TouchGateSystem", "CPAM", "CSQLite"],
             path: "Sources/TouchGate",
             plugins: ["EmbedMigrations"]
         ),
@@ -77,21 +80,21 @@ let package = Package(
         // WatchStateMachine and WatchSessions. Neither it nor touchgate-watch links TouchGateCLI.
         .target(
             name: "TouchGateWatch",
-            dependencies: ["TouchGate", "CDBus"],
+            dependencies: ["TouchGate", "TouchGateSystem", "CDBus"],
             path: "Sources/TouchGateWatch",
             swiftSettings: [.unsafeFlags(dbusIncludeFlags)]
         ),
-        .target(name: "TouchGateTesting", dependencies: ["TouchGate"], path: "Sources/TouchGateTesting"),
+        .target(name: "TouchGateTesting", dependencies: ["TouchGate", "TouchGateSystem"], path: "Sources/TouchGateTesting"),
         // libvterm: the screen of the program `touchgate shell` runs, drawn back after an unlock.
         .systemLibrary(name: "CVTerm", path: "Sources/CVTerm", providers: [.apt(["libvterm-dev"])]),
         // `touchgate shell`'s I/O: the pseudo-terminal, the screen model (libvterm) and the loop;
         // its decisions are TouchGate's ShellOwnerStateMachine.
-        .target(name: "TouchGateOwner", dependencies: ["TouchGate", "CVTerm"], path: "Sources/TouchGateOwner"),
-        .target(name: "TouchGateCLI", dependencies: ["TouchGate", "TouchGateOwner"],
+        .target(name: "TouchGateOwner", dependencies: ["TouchGate", "TouchGateSystem", "CVTerm"], path: "Sources/TouchGateOwner"),
+        .target(name: "TouchGateCLI", dependencies: ["TouchGate", "TouchGateSystem", "TouchGateOwner"],
                 path: "Sources/TouchGateCLI", plugins: ["EmbedMigrations"]),
         // The demo and the test world (`touchgate demo`, `touchgate test-world`): the CLI's
         // parser and runner with the test kit. Only `touchgate-demo` links it.
-        .target(name: "TouchGateDemo", dependencies: ["TouchGate", "TouchGateCLI", "TouchGateTesting"],
+        .target(name: "TouchGateDemo", dependencies: ["TouchGate", "TouchGateCLI", "TouchGateSystem", "TouchGateTesting"],
                 path: "Sources/TouchGateDemo"),
         // `prctl(PR_SET_DUMPABLE)` for `main`: Swift cannot call the variadic `prctl` itself.
         .target(name: "CProcessControl", path: "Sources/CProcessControl"),
@@ -120,7 +123,7 @@ let package = Package(
         // ledger and the terminal, in a process of its own.
         .executableTarget(
             name: "touchgate-pam-helper",
-            dependencies: ["TouchGate", "CProcessControl"],
+            dependencies: ["TouchGate", "TouchGateSystem", "CProcessControl"],
             path: "Sources/touchgate-pam-helper",
             linkerSettings: [.unsafeFlags(executableLinkerFlags)],
             plugins: ["EmbedMigrations"]
@@ -129,7 +132,8 @@ let package = Package(
         .plugin(name: "BuildPAMModule", capability: .buildTool(), path: "Plugins/BuildPAMModule"),
         // What both test targets share (a seeded generator); not part of any product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "TouchGateTests", dependencies: ["TouchGate", "TestSupport"], path: "Tests/TouchGateTests"),
+        .testTarget(name: "TouchGateTests", dependencies: ["TouchGate", "TouchGateSystem", "TestSupport"], path: "Tests/TouchGateTests"),
+        .testTarget(name: "TouchGateSystemTests", dependencies: ["TouchGateSystem", "TestSupport"], path: "Tests/TouchGateSystemTests"),
         // The screen model of `touchgate shell` (TouchGateOwner's InnerScreen) against libvterm fed every byte.
         .testTarget(name: "TouchGateOwnerTests", dependencies: ["TouchGateOwner", "CVTerm", "TestSupport"],
                     path: "Tests/TouchGateOwnerTests"),
@@ -137,7 +141,7 @@ let package = Package(
         // build touchgate a second time).
         .testTarget(name: "ExampleTests", dependencies: ["TouchGate", "TouchGateTesting"], path: "examples/swift"),
         .testTarget(
-            name: "TouchGateCLITests", dependencies: ["TouchGateCLI", "TouchGate", "TouchGateTesting", "TestSupport"],
+            name: "TouchGateCLITests", dependencies: ["TouchGateCLI", "TouchGate", "TouchGateSystem", "TouchGateTesting", "TestSupport"],
             path: "Tests/TouchGateCLITests", plugins: ["BuildPAMModule"]),
     ]
 )

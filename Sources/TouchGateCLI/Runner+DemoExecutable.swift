@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateSystem
 
 extension Runner {
     /// `touchgate demo` and `touchgate test-world ...`: this process becomes `touchgate-demo`
@@ -12,7 +13,7 @@ extension Runner {
         var argv: [UnsafeMutablePointer<CChar>?] = ([demo] + commandLineArguments()).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         execv(demo, &argv)
-        return fail("cannot run \(demo.escapedForMessage): \(String(cString: strerror(errno)))", .unavailable)
+        return fail("cannot run \(demo.escapedForMessage): \(Errno.current)", .unavailable)
     }
 
     /// The demo's executable, installed beside `touchgate` or in `PREFIX/libexec/touchgate/`.

@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateSystem
 
 extension Runner {
     /// `touchgate gate`: exits 0 at once when the session needs no unlock; otherwise covers the
@@ -48,7 +49,8 @@ extension Runner {
             // The server is the one whose pid the id names: the recorded socket or `$TMUX`'s, else
             // (a session the hooks have not recorded yet, as at its launch) the account's sockets.
             for socket in invocationContext.tmuxSockets(for: id, recorded: recorded, searchingTmuxDirectory: true) {
-                guard let line = firstOutputLine("tmux", ["-S", socket, "display-message", "-p", "-t", target, "#{pid} #{session_name}"]),
+                guard let line = ChildProcess.firstOutputLine(["tmux", "-S", socket, "display-message", "-p", "-t", target,
+                                                               "#{pid} #{session_name}"], searchPath: true),
                       line.hasPrefix(serverPID + " ") else { continue }
                 return "tmux session \"\(line.dropFirst(serverPID.count + 1))\""
             }

@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateSystem
 
 extension Runner {
     /// What the generated snippets carry (see ``SnippetBake``): the global options of the
@@ -75,24 +76,7 @@ extension Runner {
         guard let target = TmuxEnvironment.target(ofSession: id),
               let socket = invocationContext.tmuxSockets(for: id, recorded: (try? store.session(id))?.flatMap(\.tmuxSocket), named: named,
                                                searchingTmuxDirectory: false).first, socket.hasPrefix("/") else { return }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
-        }
-        var argv: [UnsafeMutablePointer<CChar>?] = (["tmux", "-S", socket, "lock-session", "-t", target] as [String]).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        guard posix_spawnp(&pid, "tmux", &actions, nil, &argv, environ) == 0 else { return }
-        var status: Int32 = 0
-        for _ in 0..<2_000 {
-            let waited = waitpid(pid, &status, WNOHANG)
-            if waited == pid || (waited < 0 && errno != EINTR) { return }
-            usleep(1_000)
-        }
-        kill(pid, SIGKILL)
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        ChildProcess.runQuietly(["tmux", "-S", socket, "lock-session", "-t", target], searchPath: true, until: .after(seconds: 2))
     }
 
     /// `touchgate shell-init bash|zsh`: the lines for the top of `~/.bashrc` or `~/.zshrc`

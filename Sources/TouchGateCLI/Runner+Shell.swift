@@ -1,6 +1,7 @@
 import Glibc
 import TouchGate
 import TouchGateOwner
+import TouchGateSystem
 
 extension Runner {
     /// `touchgate shell [-- PROGRAM ARGS]`: holds the terminal and runs the program on a
@@ -77,6 +78,6 @@ extension Runner {
         var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for pointer in arguments { free(pointer) } }
         execv(path, &arguments)
-        return fail("shell: cannot run \(path.escapedForMessage): \(String(cString: strerror(errno)))", .unavailable)
+        return fail("shell: cannot run \(path.escapedForMessage): \(Errno.current)", .unavailable)
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateSystem
 
 extension Runner {
     /// `--system` selects the ledger for the administrator's commands only.

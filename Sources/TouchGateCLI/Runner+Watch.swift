@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateSystem
 
 extension Runner {
     /// `touchgate watch`: `--unit` prints the systemd user unit; otherwise this process resolves
@@ -22,7 +23,7 @@ extension Runner {
         var argv: [UnsafeMutablePointer<CChar>?] = ([watcher] + line.arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         execv(watcher, &argv)
-        return fail("cannot run \(watcher.escapedForMessage): \(String(cString: strerror(errno)))", .unavailable)
+        return fail("cannot run \(watcher.escapedForMessage): \(Errno.current)", .unavailable)
     }
 
     /// Where the program `name` that `command` runs is (`touchgate-watch`, `touchgate-demo`):

@@ -1,6 +1,7 @@
 import Glibc
 import TouchGate
 import TouchGateCLI
+import TouchGateSystem
 import TouchGateTesting
 
 /// Answers prompts from a script and shows them as a person would see them, secrets masked.
@@ -39,7 +40,7 @@ extension Runner {
         var template = Array("/tmp/touchgate-demo-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { return fail("cannot create a temporary directory", .internalError) }
         let directory = String(cString: made)
-        defer { _ = runProgram("rm", ["-rf", directory]) }
+        defer { ChildProcess.runQuietly(["rm", "-rf", directory], searchPath: true) }
         let user = "demo"
         let passcode = "demo-passcode"
         let finger = "demo-finger"
@@ -147,7 +148,7 @@ extension Runner {
 /// Writes `contents` to a new file at `path` (mode 0600).
 func writeFile(_ path: String, _ contents: String) throws {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))", exitCode: .internalError) }
+    guard descriptor >= 0 else { throw UsageError("cannot write \(path): \(Errno.current)", exitCode: .internalError) }
     defer { close(descriptor) }
     writeAll(descriptor, contents)
 }

@@ -1,6 +1,7 @@
 import Glibc
 import TouchGate
 import TouchGateCLI
+import TouchGateSystem
 import TouchGateTesting
 
 /// The demo's prompts while a fingerprint stack runs: shows what the stack says, and plays the
@@ -25,13 +26,8 @@ final class FingerprintDemoPrompts: PromptSource, WaitingInput {
         self.sensor = sensor
         self.moves = moves
         self.answers = answers
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
-            _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        }
-        keys = (ends[0], ends[1])
+        let pipe = try? SelfPipe()
+        keys = (pipe?.readEnd ?? -1, pipe?.writeEnd ?? -1)
     }
 
     deinit {

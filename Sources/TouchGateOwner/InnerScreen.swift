@@ -1,5 +1,6 @@
 import CVTerm
 import Glibc
+import TouchGateSystem
 
 /// The screen of the program `touchgate shell` runs, kept by libvterm (the emulator neovim's
 /// terminal uses) from every byte the program writes, shown or not; the plain lines of a long
@@ -83,14 +84,8 @@ final class InnerScreen {
         terminal = vterm_new(self.rows, self.columns)
         vterm_set_utf8(terminal, 1)
         screen = vterm_obtain_screen(terminal)
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends {
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            }
-        }
-        (wake, wakeWrite) = (ends[0], ends[1])
+        let pipe = try? SelfPipe()
+        (wake, wakeWrite) = (pipe?.readEnd ?? -1, pipe?.writeEnd ?? -1)
         pthread_mutex_init(mutex, nil)
         // Its timed wait (``feedLoop()``) on the monotonic clock, which a change of the time does not move.
         var attributes = pthread_condattr_t()

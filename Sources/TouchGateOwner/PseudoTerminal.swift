@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateSystem
 
 /// The pseudo-terminal `touchgate shell` runs its program on: the master end (kept by the
 /// owner) and the program, started by ``PseudoTerminalProgram`` as the leader of a session of
@@ -22,7 +23,7 @@ struct PseudoTerminal {
     /// Opens a pseudo-terminal of size `size` and starts `argv[0]` (the path `path`) on it with
     /// `environment`, every signal at its default; throws the `errno` of the step that failed.
     static func start(path: String, argv: [String], environment: [String], size: winsize) throws -> PseudoTerminal {
-        let started = try PseudoTerminalProgram.start(path: path, argv: argv, environment: environment, size: size)
+        let started = try PseudoTerminalProgram.start(path: FilePath(path), argv: argv, environment: environment, size: size)
         return PseudoTerminal(master: started.master, program: started.pid)
     }
 

@@ -1,17 +1,6 @@
 import Glibc
-import Synchronization
 import TouchGate
-
-// The write end of the owner's signal pipe; a signal handler can only reach a global. An
-// atomic (lock-free, so async-signal-safe): the handler runs on whichever thread the signal hits.
-private let signalPipe = Atomic<Int32>(-1)
-
-private let signalHandler: @convention(c) (Int32) -> Void = { signal in
-    var byte = UInt8(truncatingIfNeeded: signal)
-    let saved = errno
-    _ = write(signalPipe.load(ordering: .acquiring), &byte, 1)
-    errno = saved
-}
+import TouchGateSystem
 
 /// The driver of a ``ShellOwnerStateMachine``: one loop (`poll`) over the outer terminal
 /// (standard input), the program's pseudo-terminal, a signal pipe and the owner's channel, with
@@ -100,9 +89,8 @@ public final class ShellOwner {
     private func writeBytes(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
-            let written = write(screenOut, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = retryingInterrupts { write(screenOut, bytes.baseAddress! + offset, bytes.count - offset) }
             if written < 0 {
-                if errno == EINTR { continue }
                 if errno == EAGAIN {
                     var descriptor = pollfd(fd: screenOut, events: Int16(POLLOUT), revents: 0)
                     _ = poll(&descriptor, 1, 100)
@@ -122,25 +110,9 @@ public final class ShellOwner {
     // MARK: - Signals
 
     private func installSignals() {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        signalRead = ends[0]
-        signalPipe.store(ends[1], ordering: .releasing)
-        for number in [SIGCHLD, SIGWINCH, SIGTERM, SIGHUP, SIGUSR1] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = signalHandler
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(number, &action, nil)
-        }
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        for number in [SIGCHLD, SIGWINCH, SIGTERM, SIGHUP, SIGUSR1] { sigaddset(&unblocked, number) }
-        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        guard let pipe = try? SelfPipe() else { return }
+        signalRead = pipe.readEnd
+        pipe.relay([SIGCHLD, SIGWINCH, SIGTERM, SIGHUP, SIGUSR1], restart: true)
     }
 
     // MARK: - The loop
@@ -166,7 +138,7 @@ public final class ShellOwner {
         if terminal == nil, exitStatus != nil { deadline = now }
         let timeout: Int32 = deadline.map { Int32(clamping: Int(max(0, ($0 - now) * 1000).rounded(.up))) } ?? -1
         let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-        if ready < 0, errno != EINTR { hangUp(); return }
+        if ready < 0, Errno.current != .interrupted { hangUp(); return }
         // The machine slept meanwhile: before any key that woke this loop goes anywhere, the
         // session's lock is read again, whoever did or did not reach this owner at the suspend.
         let slept = Self.secondsSuspended()
@@ -243,8 +215,8 @@ public final class ShellOwner {
 
     private func readOuter(_ events: Int16) {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(outer, &buffer, buffer.count)
-        if count < 0, errno == EINTR || errno == EAGAIN { return }
+        let count = retryingInterrupts { read(outer, &buffer, buffer.count) }
+        if count < 0, errno == EAGAIN { return }
         guard count > 0 else {
             // End of file or EIO: the terminal hung up.
             hangUp()
@@ -285,8 +257,9 @@ public final class ShellOwner {
         while true {
             var filled = 0
             while filled < outputBuffer.count {
-                let count = outputBuffer.withUnsafeMutableBytes { read(terminal.master, $0.baseAddress! + filled, $0.count - filled) }
-                if count < 0, errno == EINTR { continue }
+                let count = retryingInterrupts {
+                    outputBuffer.withUnsafeMutableBytes { read(terminal.master, $0.baseAddress! + filled, $0.count - filled) }
+                }
                 guard count > 0 else { break }
                 filled += count
             }
@@ -345,16 +318,11 @@ public final class ShellOwner {
         // Before the program started nothing of the session can show: Ctrl-C there ends the gate,
         // and the owner with it (exit 2), rather than clearing the line.
         let command = session.gate + (machine.programStarted ? [] : ["--cancelable"])
-        var arguments: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        defer { for pointer in arguments { free(pointer) } }
-        var pid: pid_t = 0
         // Every signal at its default: the gate ignores Ctrl-C, Ctrl-\ and Ctrl-Z itself from its first instruction.
-        let status = SpawnAttributes.clean { attributes in
-            posix_spawn(&pid, session.gate[0], nil, attributes, &arguments, environ)
-        }
+        let child = try? ChildProcess.spawn(command, inheritSignals: false)
         gateStartedAt = now
-        if status == 0 {
-            gate = pid
+        if let child {
+            gate = child.pid
         } else {
             // No gate could start (posix_spawn says so when the exec fails): as a gate that could not run.
             gateEnded(127)
@@ -442,18 +410,12 @@ public final class ShellOwner {
     }
 
     private func reapChildren() {
-        var status: Int32 = 0
-        if let gate, waitpid(gate, &status, WNOHANG) == gate {
-            gateEnded(exitCode(status))
+        if let gate, let ended = ChildProcess(pid: gate).exitedYet() {
+            gateEnded(ended.shellStatus)
         }
-        if let terminal, waitpid(terminal.program, &status, WNOHANG) == terminal.program {
-            programEnded(exitCode(status))
+        if let terminal, let ended = ChildProcess(pid: terminal.program).exitedYet() {
+            programEnded(ended.shellStatus)
         }
-    }
-
-    private func exitCode(_ status: Int32) -> Int32 {
-        let signal = status & 0x7F
-        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
     private func programEnded(_ status: Int32) {
@@ -480,17 +442,9 @@ public final class ShellOwner {
 
     private func endGate() {
         guard let gate else { return }
-        kill(gate, SIGTERM)
-        var status: Int32 = 0
-        let deadline = now + 2
-        while waitpid(gate, &status, WNOHANG) == 0 {
-            if now >= deadline {
-                kill(gate, SIGKILL)
-                _ = waitpid(gate, &status, 0)
-                break
-            }
-            usleep(5_000)
-        }
+        let child = ChildProcess(pid: gate)
+        child.send(SIGTERM)
+        _ = child.wait(until: .after(seconds: 2), killingGroup: false)
         self.gate = nil
         gateDueAt = nil
     }

@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateSystem
 
 /// A private PAM world for tests: pam_matrix stacks for the `touchgate` (passcode) and
 /// `touchgate-biometric` services in a temporary directory, reached through `pam_start_confdir`
@@ -63,7 +64,7 @@ public final class PAMWorld {
         if let directory {
             guard directory.hasPrefix("/") else { throw Failure(description: "\(directory): not an absolute path") }
             if mkdir(directory, 0o700) != 0 {
-                guard errno == EEXIST, Self.isEmptyDirectory(directory) else {
+                guard errno == EEXIST, Self.isEmptyDirectory(FilePath(directory)) else {
                     throw Failure(description: "\(directory): exists and is not an empty directory")
                 }
                 chmod(directory, 0o700)
@@ -86,7 +87,7 @@ public final class PAMWorld {
             // What libpam reads for a service without a file of its own (pam_wrapper wants one too).
             try write("other", "auth required pam_deny.so\naccount required pam_deny.so\n")
         } catch {
-            Self.deleteTree(self.directory)
+            Self.deleteTree(FilePath(self.directory))
             throw error
         }
     }
@@ -120,7 +121,7 @@ public final class PAMWorld {
     public func remove() {
         guard !removed else { return }
         removed = true
-        Self.deleteTree(directory)
+        Self.deleteTree(FilePath(directory))
     }
 
     /// Deletes the world in `directory`: only a directory that holds a world's marker.
@@ -128,13 +129,13 @@ public final class PAMWorld {
         guard access(directory + "/" + markerName, F_OK) == 0 else {
             throw Failure(description: "\(directory): not a touchgate testing world (no \(markerName) file); nothing removed")
         }
-        deleteTree(directory)
+        deleteTree(FilePath(directory))
     }
 
     private func write(_ name: String, _ contents: String) throws(Failure) {
         let path = directory + "/" + name
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw Failure(description: "cannot write \(path): \(Errno.current)") }
         defer { close(descriptor) }
         writeAll(descriptor, contents)
     }
@@ -143,8 +144,8 @@ public final class PAMWorld {
         !text.isEmpty && !text.unicodeScalars.contains { $0 == ":" || $0 == " " || $0.value < 0x20 || $0.value == 0x7F }
     }
 
-    private static func isEmptyDirectory(_ path: String) -> Bool {
-        guard let handle = opendir(path) else { return false }
+    private static func isEmptyDirectory(_ path: FilePath) -> Bool {
+        guard let handle = opendir(path.string) else { return false }
         defer { closedir(handle) }
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -156,20 +157,20 @@ public final class PAMWorld {
     /// Deletes `path` and what is under it, without following symbolic links.
     ///
     /// The corresponding C functions are `opendir`, `unlinkat` and `rmdir`.
-    static func deleteTree(_ path: String) {
+    static func deleteTree(_ path: FilePath) {
         var information = stat()
-        guard lstat(path, &information) == 0 else { return }
-        if information.st_mode & S_IFMT == S_IFDIR, let handle = opendir(path) {
+        guard lstat(path.string, &information) == 0 else { return }
+        if information.st_mode & S_IFMT == S_IFDIR, let handle = opendir(path.string) {
             var names: [String] = []
             while let entry = readdir(handle) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                 if name != "." && name != ".." { names.append(name) }
             }
             closedir(handle)
-            for name in names { deleteTree(path + "/" + name) }
-            rmdir(path)
+            for name in names { deleteTree(path.appending(name)) }
+            rmdir(path.string)
         } else {
-            unlink(path)
+            unlink(path.string)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateSystem
 
 /// A real fprintd with a simulated sensor, without hardware: a private system bus
 /// (`dbus-daemon`), polkit answered by python3-dbusmock's `polkitd` template (every action
@@ -102,9 +103,7 @@ public final class SimulatedFingerprintSensor: @unchecked Sendable {
     /// Kills fprintd (SIGKILL), as a crash or a stopped service would end it.
     public func killFprintd() {
         guard let pid = fprintdPID else { return }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        ChildProcess(pid: pid).killAndReap()
         processes.removeAll { $0 == pid }
         fprintdPID = nil
     }
@@ -112,33 +111,27 @@ public final class SimulatedFingerprintSensor: @unchecked Sendable {
     /// Whether fprintd runs (a test may have killed it).
     public var fprintdIsRunning: Bool {
         guard let pid = fprintdPID else { return false }
-        var status: Int32 = 0
-        return waitpid(pid, &status, WNOHANG) == 0
+        return ChildProcess(pid: pid).exitedYet() == nil
     }
 
     /// The end of fprintd's log, for a failure's message.
     public var fprintdLog: String {
-        String(decoding: (fileContents(directory + "/fprintd.log") ?? []).suffix(6000), as: UTF8.self)
+        String(decoding: (fileContents(FilePath(directory).appending("fprintd.log")) ?? []).suffix(6000), as: UTF8.self)
     }
 
     /// Enrolls the finger `id` for `user` in fprintd with `fprintd-enroll`: five touches of the
     /// sensor, paced (fprintd failed enrollments whose scans came faster).
     public func enroll(_ id: String, user: String) throws(Failure) {
         let enroll = try spawn(["/usr/bin/fprintd-enroll", "-f", "right-index-finger", user], log: "enroll.log", daemon: false)
-        var status: Int32 = 0
         for _ in 0..<5 {
             guard send("SCAN \(id)", timeout: 20) else { break }
             usleep(700_000)
         }
-        for _ in 0..<600 {
-            if waitpid(enroll, &status, WNOHANG) == enroll {
-                guard status == 0 else { throw Failure(description: "fprintd-enroll failed (see \(directory)/enroll.log)") }
-                return
-            }
-            usleep(50_000)
+        let (ended, killed) = ChildProcess(pid: enroll).wait(until: .after(seconds: 30), killingGroup: false)
+        if !killed {
+            guard ended.succeeded else { throw Failure(description: "fprintd-enroll failed (see \(directory)/enroll.log)") }
+            return
         }
-        kill(enroll, SIGKILL)
-        waitpid(enroll, &status, 0)
         throw Failure(description: "fprintd-enroll did not finish (see \(directory)/enroll.log)")
     }
 
@@ -183,9 +176,8 @@ public final class SimulatedFingerprintSensor: @unchecked Sendable {
     /// Ends fprintd, the polkit mock and the bus.
     public func stop() {
         for pid in processes.reversed() {
-            kill(pid, SIGTERM)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            ChildProcess(pid: pid).send(SIGTERM)
+            ChildProcess(pid: pid).wait()
         }
         processes.removeAll()
         fprintdPID = nil
@@ -197,7 +189,7 @@ public final class SimulatedFingerprintSensor: @unchecked Sendable {
 
     private func write(_ name: String, _ contents: String) throws(Failure) {
         let descriptor = open(directory + "/" + name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Failure(description: "cannot write \(directory)/\(name): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw Failure(description: "cannot write \(directory)/\(name): \(Errno.current)") }
         defer { close(descriptor) }
         writeAll(descriptor, contents)
     }
@@ -206,12 +198,6 @@ public final class SimulatedFingerprintSensor: @unchecked Sendable {
     /// standard input from /dev/null and its output in `log` under the directory.
     @discardableResult
     private func spawn(_ arguments: [String], log: String, environment: [String] = [], daemon: Bool = true) throws(Failure) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, directory + "/" + log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
         var entries: [String] = []
         var index = 0
         while let entry = environ[index] {
@@ -220,15 +206,17 @@ public final class SimulatedFingerprintSensor: @unchecked Sendable {
             index += 1
         }
         entries.append("DBUS_SYSTEM_BUS_ADDRESS=\(busAddress)")
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = (entries + environment).map { strdup($0) } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = SpawnAttributes.clean(newProcessGroup: true) { attributes in
-            posix_spawn(&pid, arguments[0], &actions, attributes, argv, envp)
-        }
-        guard spawned == 0 else {
-            throw Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")
+        let pid: pid_t
+        do {
+            pid = try ChildProcess.spawn(
+                arguments, environment: entries + environment,
+                fileActions: [.open(STDIN_FILENO, "/dev/null", flags: O_RDONLY),
+                              .open(STDOUT_FILENO, FilePath(directory).appending(log), flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600),
+                              .dup2(STDOUT_FILENO, STDERR_FILENO)],
+                newProcessGroup: true, inheritSignals: false
+            ).pid
+        } catch {
+            throw Failure(description: "cannot start \(arguments[0]): \(error)")
         }
         if daemon { processes.append(pid) }
         return pid
@@ -237,9 +225,7 @@ public final class SimulatedFingerprintSensor: @unchecked Sendable {
     /// Runs `arguments` to the end with no output; its exit status.
     private func quietly(_ arguments: [String]) -> Int32 {
         guard let pid = try? spawn(arguments, log: "calls.log", daemon: false) else { return 127 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        return status
+        return ChildProcess(pid: pid).wait().shellStatus
     }
 
     /// Polls `condition` every 50 ms for up to 20 s.

@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateSystem
 
 /// `touchgate watch` (in `touchgate-watch`): follows logind on the system bus and sends every
 /// session of the user to the background, locked, when the machine is about to sleep or the
@@ -63,7 +64,7 @@ public struct Watcher {
         // one came does not matter, each ends the watcher.
         let signals = Interrupter()
         guard signals.fileDescriptor >= 0 else {
-            return fail("cannot make a pipe: \(String(cString: strerror(errno)))", .internalError)
+            return fail("cannot make a pipe: \(Errno.current)", .internalError)
         }
         SignalRelay.install([SIGTERM, SIGINT, SIGHUP], to: signals)
         // A write to a bus that went away must be an error, not a death.
@@ -198,8 +199,8 @@ public struct Watcher {
             if let connection { descriptors.append(pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             let timeout = reconnectAt.map { Int32(clamping: Int(max(0, ($0 - monotonicSeconds()) * 1000).rounded(.up))) } ?? -1
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-            if ready < 0, errno != EINTR {
-                return fail("poll failed: \(String(cString: strerror(errno)))", .internalError)
+            if ready < 0, Errno.current != .interrupted {
+                return fail("poll failed: \(Errno.current)", .internalError)
             }
             if descriptors[0].revents & Int16(POLLIN) != 0 {
                 _ = signals.pending

@@ -1,5 +1,6 @@
 import CSQLite
 import Glibc
+import TouchGateSystem
 
 /// Writes `EmbeddedMigrations.swift`: one `(version, name, sql)` entry per `NNNN_name.sql` file,
 /// and `embeddedSchema`: what `sqlite_master` holds once they are applied, which a store must
@@ -21,27 +22,18 @@ func fail(_ message: String, exitCode: Int32 = 65) -> Never {
 }
 
 /// The whole file at `path` as UTF-8 text.
-func readText(_ path: String) -> String {
-    guard let file = fopen(path, "rb") else { fail("\(path): \(String(cString: strerror(errno)))", exitCode: 66) }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count <= 0 { break }
-        bytes += chunk[..<count]
-    }
-    guard ferror(file) == 0 else { fail("\(path): read error", exitCode: 66) }
+func readText(_ path: FilePath) -> String {
+    guard let bytes = fileContents(path) else { fail("\(path): \(Errno.current)", exitCode: 66) }
     return String(decoding: bytes, as: UTF8.self)
 }
 
 /// Writes `text` to `path` through a temporary file beside it, renamed into place.
-func writeText(_ text: String, to path: String) {
-    let temporary = path + ".tmp-\(getpid())"
-    guard let file = fopen(temporary, "wbx") else { fail("\(temporary): \(String(cString: strerror(errno)))", exitCode: 73) }
+func writeText(_ text: String, to path: FilePath) {
+    let temporary = path.string + ".tmp-\(getpid())"
+    guard let file = fopen(temporary, "wbx") else { fail("\(temporary): \(Errno.current)", exitCode: 73) }
     let bytes = Array(text.utf8)
     let written = fwrite(bytes, 1, bytes.count, file)
-    guard fclose(file) == 0, written == bytes.count, rename(temporary, path) == 0 else {
+    guard fclose(file) == 0, written == bytes.count, rename(temporary, path.string) == 0 else {
         unlink(temporary)
         fail("\(path): cannot write", exitCode: 74)
     }
@@ -72,10 +64,10 @@ func embedFiles(as variable: String, from source: String, mode: String) -> Never
     text += "let \(variable): [String: String] = [\n"
     for path in arguments.dropFirst(2) {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        text += "    \(swiftLiteral(name)): \(swiftLiteral(readText(path))),\n"
+        text += "    \(swiftLiteral(name)): \(swiftLiteral(readText(FilePath(path)))),\n"
     }
     text += "]\n"
-    writeText(text, to: arguments[1])
+    writeText(text, to: FilePath(arguments[1]))
     exit(0)
 }
 
@@ -103,7 +95,7 @@ for path in arguments.dropFirst() {
     let fileName = base.hasSuffix(".sql") ? String(base.dropLast(4)) : base
     let parts = fileName.split(separator: "_", maxSplits: 1)
     guard parts.count == 2, let version = Int(parts[0]) else { fail("\(path): name must be NNNN_name.sql") }
-    let sql = readText(path)
+    let sql = readText(FilePath(path))
     migrations.append((path, sql))
     source += "    EmbeddedMigration(version: \(version), name: \"\(parts[1])\", sql: \(swiftLiteral(sql))),\n"
 }
@@ -138,4 +130,4 @@ while sqlite3_step(query) == SQLITE_ROW {
 sqlite3_finalize(query)
 sqlite3_close(database)
 source += "]\n"
-writeText(source, to: outputPath)
+writeText(source, to: FilePath(outputPath))

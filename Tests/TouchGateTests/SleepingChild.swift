@@ -1,5 +1,6 @@
 import Glibc
 @testable import TouchGate
+import TouchGateSystem
 
 /// A real child process (`/bin/sleep`) for a test to name as a prompt's owner, and to see
 /// whether it was signalled.

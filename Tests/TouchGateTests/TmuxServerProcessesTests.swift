@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import TouchGate
+import TouchGateSystem
 
 /// The tmux servers of an account found from their processes: real tmux servers on `-S` sockets
 /// outside tmux's directory, told apart by the `XDG_RUNTIME_DIR` they run with.

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import TouchGateSystem
 
 /// A self-pipe that wakes a blocked prompt when a signal arrives or the context is invalidated.
 ///
@@ -18,20 +19,11 @@ public final class Interrupter: Sendable {
     private let latched: Mutex<Interruption?>
 
     public init() {
-        var ends: [Int32] = [-1, -1]
-        var failed: Interruption?
-        if pipe(&ends) == 0 {
-            for end in ends {
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            }
-        } else {
-            // Without a pipe nothing can wake a prompt; fail closed by treating it as a system cancel.
-            failed = .system
-        }
-        fileDescriptor = ends[0]
-        writeDescriptor = ends[1]
-        latched = Mutex(failed)
+        let pipe = try? SelfPipe()
+        // Without a pipe nothing can wake a prompt; fail closed by treating it as a system cancel.
+        fileDescriptor = pipe?.readEnd ?? -1
+        writeDescriptor = pipe?.writeEnd ?? -1
+        latched = Mutex(pipe == nil ? .system : nil)
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// Reads lines from a file descriptor (`-S`), waking early when an ``Interrupter`` fires.
 ///
@@ -48,16 +49,17 @@ final class LineReader {
                 pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: interrupter.fileDescriptor, events: Int16(POLLIN), revents: 0)
             )
-            let ready = withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, -1) }
+            let ready = retryingInterrupts {
+                withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, -1) }
+            }
             if ready < 0 {
-                if errno == EINTR { continue }
                 return .endOfInput
             }
             if fds.1.revents != 0, let interruption = interrupter.pending { return .interrupted(interruption) }
             guard fds.0.revents != 0 else { continue }
-            let count = pending.read(from: fileDescriptor)
+            let count = retryingInterrupts { pending.read(from: fileDescriptor) }
             if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
+                if errno == EAGAIN { continue }
                 reachedEnd = true
             } else if count == 0 {
                 reachedEnd = true
@@ -73,8 +75,8 @@ final class LineReader {
         if !reachedEnd, pending.bytes.firstIndex(of: 0x0A) == nil {
             var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
             if poll(&descriptor, 1, 0) > 0 {
-                let count = pending.read(from: fileDescriptor)
-                if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { reachedEnd = true }
+                let count = retryingInterrupts { pending.read(from: fileDescriptor) }
+                if count == 0 || (count < 0 && errno != EAGAIN) { reachedEnd = true }
             }
         }
         while let newline = pending.bytes.firstIndex(of: 0x0A) {

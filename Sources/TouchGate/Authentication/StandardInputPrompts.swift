@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// `-S` mode: each answer is one line of standard input; prompts and messages go to standard
 /// error, through ``TerminalText`` (standard error is often a terminal).
@@ -45,14 +46,6 @@ extension StandardInputPrompts: WaitingInput {
 /// The corresponding C function is `write`.
 public func writeAll(_ fileDescriptor: Int32, _ text: String) {
     var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { write(fileDescriptor, $0.baseAddress, $0.count) }
-        if written < 0 {
-            if errno == EINTR { continue }
-            return
-        }
-        offset += written
-    }
+    bytes.withUnsafeBytes { _ = writeFully(fileDescriptor, $0) }
     bytes.removeAll()
 }

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// Asks on the controlling terminal (`/dev/tty`), editing the line itself with echo off.
 ///
@@ -34,17 +35,12 @@ public final class TerminalPrompts: PromptSource {
     public init?(path: String = "/dev/tty") {
         let descriptor = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
+        guard let pipe = try? SelfPipe() else {
             close(descriptor)
             return nil
         }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
         fileDescriptor = descriptor
-        redraw = (ends[0], ends[1])
+        redraw = (pipe.readEnd, pipe.writeEnd)
         line = LockedBuffer(capacity: LineReader.maximumLineLength + 1)
     }
 
@@ -168,9 +164,10 @@ public final class TerminalPrompts: PromptSource {
                 pollfd(fd: interrupter.fileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: redraw.read, events: Int16(POLLIN), revents: 0)
             )
-            let ready = withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 3, -1) }
+            let ready = retryingInterrupts {
+                withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 3, -1) }
+            }
             if ready < 0 {
-                if errno == EINTR { continue }
                 return ended(.interrupted(.system))
             }
             if fds.2.revents != 0 {
@@ -185,8 +182,8 @@ public final class TerminalPrompts: PromptSource {
             if fds.1.revents != 0 { continue }
             guard fds.0.revents != 0 else { continue }
             var byte: UInt8 = 0
-            let count = read(fileDescriptor, &byte, 1)
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            let count = retryingInterrupts { read(fileDescriptor, &byte, 1) }
+            if count < 0, errno == EAGAIN { continue }
             // With VMIN 1 a read returns 0 or fails only when the terminal hung up.
             guard count == 1 else { return ended(.interrupted(.system)) }
             defer { byte = 0 }
@@ -306,8 +303,8 @@ extension TerminalPrompts: WaitingInput {
         var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
         while poll(&descriptor, 1, 0) > 0 {
             var byte: UInt8 = 0
-            let count = read(fileDescriptor, &byte, 1)
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            let count = retryingInterrupts { read(fileDescriptor, &byte, 1) }
+            if count < 0, errno == EAGAIN { continue }
             guard count == 1 else { return .endOfInput }
             defer { byte = 0 }
             switch byte {

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// Checks a credential in a worker process (``BiometricWorker``) that can be killed at any time:
 /// the biometric factor, whose modules may wait for a sensor long after the user chose to leave.
@@ -125,9 +126,10 @@ public struct WorkerCredentialChecker: CredentialChecker {
                 pollfd(fd: interrupter.fileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: input?.waitingDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
             )
-            let ready = withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 3, -1) }
+            let ready = retryingInterrupts {
+                withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 3, -1) }
+            }
             if ready < 0 {
-                if errno == EINTR { continue }
                 return .finish(machine.workerGone())
             }
             // The interruption is read at the top.
@@ -157,36 +159,18 @@ public struct WorkerCredentialChecker: CredentialChecker {
     /// Starts the worker in a process group of its own, with the socket as descriptor 3, no
     /// terminal (standard input, output and error are `/dev/null`: a module's raw output never
     /// reaches the screen), default signal dispositions and an empty signal mask.
-    private func spawn(service: String, user: String, socket: Int32) -> pid_t? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
-        }
-        posix_spawn_file_actions_adddup2(&actions, socket, BiometricWorker.descriptor)
+    private func spawn(service: String, user: String, socket: Int32) -> ChildProcess? {
         // Nothing else of the parent's (the store, the terminal) reaches the worker, even a
-        // descriptor opened without close-on-exec. glibc 2.34 and later; otherwise close-on-exec alone.
-        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
-            typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-            _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, BiometricWorker.descriptor + 1)
-        }
-        let words: [String] = ["touchgate", BiometricWorker.command, service, user]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = SpawnAttributes.clean(newProcessGroup: true) { attributes in
-            posix_spawn(&pid, executable, &actions, attributes, argv, environ)
-        }
-        guard spawned == 0 else { return nil }
-        return pid
+        // descriptor opened without close-on-exec.
+        try? ChildProcess.spawn(
+            ["touchgate", BiometricWorker.command, service, user], program: FilePath(executable),
+            fileActions: ChildProcess.FileAction.nullStandardStreams
+                + [.dup2(socket, BiometricWorker.descriptor), .closeFrom(BiometricWorker.descriptor + 1)],
+            newProcessGroup: true, inheritSignals: false)
     }
 
     /// Kills the worker's process group (a module's children too) and reaps the worker.
-    private func end(_ worker: pid_t) {
-        kill(-worker, SIGKILL)
-        kill(worker, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(worker, &status, 0) < 0, errno == EINTR {}
+    private func end(_ worker: ChildProcess) {
+        worker.killAndReap(group: true)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 extension InvocationContext {
     /// The store path: the system ledger with `--system`, then `--store`, then `TOUCHGATE_STORE`,
@@ -58,7 +59,7 @@ extension InvocationContext {
         let (uid, gid) = (entry.pointee.pw_uid, entry.pointee.pw_gid)
         guard initgroups(name, gid) == 0, setgid(gid) == 0, setuid(uid) == 0 else {
             throw StoreError(path: path, reason: .unavailable,
-                             detail: "cannot act as \(name.escapedForMessage): \(String(cString: strerror(errno)))")
+                             detail: "cannot act as \(name.escapedForMessage): \(Errno.current)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 extension InvocationContext {
     /// The user named: `--user`, else `TOUCHGATE_USER` (`nil` when neither).

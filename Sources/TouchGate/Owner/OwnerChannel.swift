@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// How the watcher, `touchgate event` and `touchgate lock` reach a running `touchgate shell`: a
 /// Unix socket named `PID-START` (the owner's pid and start time, as the store records it,
@@ -48,13 +49,13 @@ public enum OwnerChannel {
         // Only a process with this very identity (this one) could have left it.
         unlink(path)
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard descriptor >= 0 else { throw OwnerChannelFailure("cannot make a socket: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw OwnerChannelFailure("cannot make a socket: \(Errno.current)") }
         var bound = address
         let result = withUnsafePointer(to: &bound) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
         }
         guard result == 0, Glibc.listen(descriptor, 16) == 0 else {
-            let failure = String(cString: strerror(errno))
+            let failure = Errno.current.description
             close(descriptor)
             throw OwnerChannelFailure("cannot listen on \(path): \(failure)")
         }
@@ -156,13 +157,13 @@ public enum OwnerChannel {
             guard left > 0 else { break }
             var descriptors = waiting.map { pollfd(fd: $0.1, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(max(1, (left * 1000).rounded(.up))))
-            if ready < 0 && errno != EINTR { break }
+            if ready < 0 && Errno.current != .interrupted { break }
             var still: [(ProcessIdentity, Int32)] = []
             for (index, entry) in waiting.enumerated() {
                 guard descriptors[index].revents != 0 else { still.append(entry); continue }
                 var answer = [UInt8](repeating: 0, count: 8)
-                let count = read(entry.1, &answer, answer.count)
-                if count < 0, errno == EAGAIN || errno == EINTR { still.append(entry); continue }
+                let count = retryingInterrupts { read(entry.1, &answer, answer.count) }
+                if count < 0, errno == EAGAIN { still.append(entry); continue }
                 if count >= 3 && answer[0..<3] == [0x6F, 0x6B, 0x0A] {
                     result.confirmed.append(entry.0)
                 } else {

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// Where the user's `touchgate shell` owners listen (``OwnerChannel``): a directory only the user
 /// can enter, so no other account can bind, replace or even look up a channel there.
@@ -31,7 +32,7 @@ public enum OwnerChannelDirectory {
     /// Why a directory cannot hold the channels, or `nil` when it can.
     public static func refusal(_ path: String, uid: uid_t) -> String? {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return "cannot use \(path): \(String(cString: strerror(errno)))" }
+        guard lstat(path, &info) == 0 else { return "cannot use \(path): \(Errno.current)" }
         guard info.st_mode & S_IFMT == S_IFDIR else { return "\(path) is not a directory" }
         guard info.st_uid == uid else { return "\(path) belongs to uid \(info.st_uid), not \(uid)" }
         guard info.st_mode & 0o077 == 0 else {
@@ -46,7 +47,7 @@ public enum OwnerChannelDirectory {
         var reasons: [String] = []
         for directory in candidates(runtimeDirectory: runtimeDirectory, uid: uid) {
             if mkdir(directory, 0o700) != 0, errno != EEXIST {
-                reasons.append("cannot create \(directory): \(String(cString: strerror(errno)))")
+                reasons.append("cannot create \(directory): \(Errno.current)")
                 continue
             }
             if let refusal = refusal(directory, uid: uid) {

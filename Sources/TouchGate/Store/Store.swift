@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// The SQLite file that holds touchgate's settings, lock state, lifecycle state and audit log.
 ///
@@ -326,7 +327,7 @@ public final class Store {
     }
 }
 
-/// `strerror(errno)` as a Swift string.
+/// The text of `errno` (or `code`) as a Swift string.
 func systemMessage(_ code: Int32 = errno) -> String {
-    String(cString: strerror(code))
+    Errno(rawValue: code).description
 }

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// The system policy, `/etc/touchgate.conf`: for each key it names, the weakest value any user
 /// may have, in every user store and in the system ledger alike.
@@ -90,28 +91,24 @@ public struct SystemPolicy: Equatable, Sendable {
             let error = errno
             if error == ENOENT { return .none }
             if error == ELOOP { return .failedClosed("is a symbolic link") }
-            return .failedClosed("cannot be read: \(String(cString: strerror(error)))")
+            return .failedClosed("cannot be read: \(Errno(rawValue: error))")
         }
         defer { close(descriptor) }
         var information = stat()
         guard fstat(descriptor, &information) == 0 else {
-            return .failedClosed("cannot be read: \(String(cString: strerror(errno)))")
+            return .failedClosed("cannot be read: \(Errno.current)")
         }
         guard information.st_mode & S_IFMT == S_IFREG else { return .failedClosed("is not a regular file") }
         guard information.st_uid == 0 else { return .failedClosed("is not owned by root (owner uid \(information.st_uid))") }
         guard information.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
             return .failedClosed("is writable by its group or by others (mode \(String(information.st_mode & 0o7777, radix: 8)))")
         }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return .failedClosed("cannot be read: \(String(cString: strerror(errno)))") }
-            if count == 0 { break }
-            bytes += chunk[..<count]
-            guard bytes.count <= maximumSize else { return .failedClosed("is larger than \(maximumSize) bytes") }
+        let bytes: [UInt8]
+        switch fileContents(descriptor: descriptor, limit: maximumSize + 1) {
+        case .failure(let error): return .failedClosed("cannot be read: \(error)")
+        case .success(let read): bytes = read
         }
+        guard bytes.count <= maximumSize else { return .failedClosed("is larger than \(maximumSize) bytes") }
         guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else {
             return .failedClosed("is not text")
         }

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// The arguments, without the program name.
 ///

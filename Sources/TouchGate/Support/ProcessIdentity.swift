@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// A process named by its pid and its start time, so that a pid the kernel has since given to
 /// another process is never taken for the one that was recorded.
@@ -45,20 +46,7 @@ public struct ProcessIdentity: Equatable, Hashable, Sendable, CustomStringConver
 
     /// The text of `/proc/PID/stat`, or `nil` when there is no such process.
     static func statLine(of pid: Int32) -> [UInt8]? {
-        let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        var count = 0
-        while count < buffer.count {
-            let read = buffer.withUnsafeMutableBytes { bytes in
-                Glibc.read(descriptor, bytes.baseAddress! + count, bytes.count - count)
-            }
-            if read < 0, errno == EINTR { continue }
-            guard read > 0 else { break }
-            count += read
-        }
-        return Array(buffer[..<count])
+        fileContents("/proc/\(pid)/stat", limit: 1024)
     }
 
     /// Field 22 of one `/proc/PID/stat` line.

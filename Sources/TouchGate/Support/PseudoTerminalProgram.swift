@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// A program started on a pseudo-terminal of its own: the master end (non-blocking,
 /// close-on-exec) and the program, the leader of a new session whose controlling terminal is
@@ -17,7 +18,7 @@ package struct PseudoTerminalProgram {
     package struct Failure: Error, CustomStringConvertible {
         package let code: Int32
         package let step: String
-        package var description: String { String(cString: strerror(code)) }
+        package var description: String { Errno(rawValue: code).description }
     }
 
     /// Opens a pseudo-terminal (of `size`, when given) and starts `argv` (the program at `path`)
@@ -26,7 +27,7 @@ package struct PseudoTerminalProgram {
     /// The corresponding C functions are `posix_openpt` (`/dev/ptmx`), `unlockpt`, `ptsname`
     /// (their ioctls), `ioctl(TIOCSWINSZ)` and `posix_spawn` (with `POSIX_SPAWN_SETSID`: the
     /// slave, opened after `setsid` without `O_NOCTTY`, becomes the controlling terminal).
-    package static func start(path: String, argv: [String], environment: [String],
+    package static func start(path: FilePath, argv: [String], environment: [String],
                               size: winsize? = nil) throws(Failure) -> PseudoTerminalProgram {
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0 else { throw Failure(code: errno, step: "open /dev/ptmx") }
@@ -43,26 +44,17 @@ package struct PseudoTerminalProgram {
         if var windowSize = size { _ = ioctl(master, UInt(TIOCSWINSZ), &windowSize) }
         var modes = termios()
         tcgetattr(master, &modes)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        var variables: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
-        defer {
-            for pointer in arguments { free(pointer) }
-            for pointer in variables { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let status = SpawnAttributes.clean(newSession: true) { attributes in
-            posix_spawn(&pid, path, &actions, attributes, &arguments, &variables)
-        }
-        guard status == 0 else {
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(
+                argv, program: path, environment: environment,
+                fileActions: [.open(0, FilePath(name), flags: O_RDWR), .dup2(0, 1), .dup2(0, 2)],
+                newSession: true, inheritSignals: false)
+        } catch {
             close(master)
-            throw Failure(code: status, step: "start \(path)")
+            throw Failure(code: error.rawValue, step: "start \(path)")
         }
+        let pid = child.pid
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
         return PseudoTerminalProgram(master: master, pid: pid, initialModes: modes)
     }

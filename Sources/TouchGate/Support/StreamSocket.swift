@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// Whole-buffer reads and writes on a stream socket, for the framed channels (``WorkerChannel``
 /// to the biometric worker, ``ModuleChannel`` to `pam_touchgate.so`).
@@ -13,8 +14,7 @@ enum StreamSocket {
     static func sendAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let sent = Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            if sent < 0, errno == EINTR { continue }
+            let sent = retryingInterrupts { Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
             if sent <= 0 { return false }
             offset += sent
         }
@@ -26,8 +26,7 @@ enum StreamSocket {
         var offset = 0
         let total = buffer.count
         while offset < total {
-            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + offset, total - offset) }
-            if got < 0, errno == EINTR { continue }
+            let got = retryingInterrupts { buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + offset, total - offset) } }
             if got <= 0 { return false }
             offset += got
         }

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// The ``WatchEffects`` of `touchgate watch` and `touchgate lock`: the user's `touchgate shell`
 /// owners over their channel, and `tmux lock-server` (or `lock-session`) for the tmux servers of
@@ -82,39 +83,16 @@ public struct TerminalLocks: WatchEffects {
 
     /// `tmux ARGUMENTS` for each of `commands`, all at once, and waits for every one.
     private func runTmux(_ commands: [[String]], what: String) {
-        var children: [pid_t] = []
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
         // A server that is gone says so; the caller has nothing to add.
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
-        for arguments in commands {
-            var argv: [UnsafeMutablePointer<CChar>?] = (["tmux"] + arguments).map { strdup($0) } + [nil]
-            defer { for pointer in argv { free(pointer) } }
-            var pid: pid_t = 0
-            if posix_spawnp(&pid, "tmux", &actions, nil, &argv, environ) == 0 { children.append(pid) }
+        let children = commands.compactMap { arguments in
+            try? ChildProcess.spawn(["tmux"] + arguments, searchPath: true, fileActions: ChildProcess.FileAction.nullStandardStreams)
         }
         // A server that does not answer must not hold the watcher (and the machine's sleep) for
         // ever: after a few seconds the tmux clients still waiting are killed.
-        let deadline = OwnerChannel.monotonicNow() + Self.tmuxLockTimeout
-        while !children.isEmpty {
-            children.removeAll { child in
-                var status: Int32 = 0
-                return waitpid(child, &status, WNOHANG) == child
-            }
-            guard !children.isEmpty else { break }
-            if OwnerChannel.monotonicNow() >= deadline {
-                for child in children {
-                    kill(child, SIGKILL)
-                    var status: Int32 = 0
-                    while waitpid(child, &status, 0) < 0, errno == EINTR {}
-                }
-                report("tmux did not answer \(what) within \(Int(Self.tmuxLockTimeout)) s")
-                break
-            }
-            usleep(1_000)
+        let deadline = Deadline.after(seconds: Self.tmuxLockTimeout)
+        let killed = children.map { $0.wait(until: deadline, killingGroup: false).killed }
+        if killed.contains(true) {
+            report("tmux did not answer \(what) within \(Int(Self.tmuxLockTimeout)) s")
         }
     }
 }

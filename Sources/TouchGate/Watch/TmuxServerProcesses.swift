@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// The tmux servers of an account found from their processes, wherever their sockets are: a
 /// server started with `-S PATH` outside tmux's own directory (``TmuxSocketDirectory``) that the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchGate
+import TouchGateSystem
 
 /// A program run at a pseudo-terminal of its own, as a user runs sudo or su at a terminal: it
 /// starts a new session whose controlling terminal is the pty's slave (descriptors 0-2), and the
@@ -16,7 +17,7 @@ final class PseudoTerminal: @unchecked Sendable {
     init(_ command: [String], environment: [String: String]) throws {
         let started: PseudoTerminalProgram
         do {
-            started = try PseudoTerminalProgram.start(path: command[0], argv: command,
+            started = try PseudoTerminalProgram.start(path: FilePath(command[0]), argv: command,
                                                       environment: environment.map { "\($0.key)=\($0.value)" })
         } catch {
             throw TestFailure("cannot \(error.step): \(error)")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import TouchGate
+import TouchGateSystem
 
 /// A child process for the end-to-end tests, started with `posix_spawn`.
 ///

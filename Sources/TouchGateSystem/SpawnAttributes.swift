@@ -5,8 +5,8 @@ import Glibc
 ///
 /// touchgate ignores SIGINT, SIGQUIT and SIGTSTP while it holds a terminal and relays others to
 /// its own handlers; a child that inherited that (the biometric worker, the demo's bus and
-/// fprintd) could not be ended by the signals meant for it.
-public enum SpawnAttributes {
+/// fprintd) could not be ended by the signals meant for it. ``ChildProcess`` spawns with these.
+package enum SpawnAttributes {
     /// POSIX_SPAWN_SETSID, a GNU extension the Glibc module does not export.
     private static let setSession: Int32 = 0x80
 
@@ -20,7 +20,7 @@ public enum SpawnAttributes {
     ///   - newSession: the child starts a session of its own (`setsid`).
     ///   - inheritSignals: keep this process's mask and dispositions instead (a test that checks
     ///     what a child does with inherited ones).
-    public static func clean<Result>(
+    package static func clean<Result>(
         newProcessGroup: Bool = false, newSession: Bool = false, inheritSignals: Bool = false,
         _ body: (UnsafePointer<posix_spawnattr_t>) throws -> Result
     ) rethrows -> Result {
