@@ -9,6 +9,14 @@ import Testing
     static let swipe = "Swipe your right index finger across the fingerprint reader"
     static let conversationError = PAMOutcome.failed(PAM_CONV_ERR)
 
+    /// The two outcomes the machine writes as numbers (it imports no C module) are libpam's
+    /// statuses, read back as the transaction reads them.
+    @Test func theUndecidedOutcomesAreLibpamsStatuses() {
+        #expect(PAMOutcome.conversationFailed == PAMOutcome(status: PAM_CONV_ERR))
+        #expect(PAMOutcome.aborted == PAMOutcome(status: PAM_ABORT))
+        #expect(PAMOutcome.aborted.status == PAM_ABORT)
+    }
+
     /// A machine whose worker runs and whose stack now waits for the sensor.
     static func waiting(deviceOwner: Bool = true) -> Machine {
         var machine = Machine(inputWatchable: true, typedLineIsPasscode: deviceOwner)

@@ -11,16 +11,9 @@ public struct GateStatus: Sendable, Equatable {
         self.lines = lines
     }
 
-    /// The status read from the store.
-    public static func read(store: Store, user: String, session: String, remoteHost: String?) throws -> GateStatus {
-        let record = try store.user(user)
-        return GateStatus(user: user, session: session, record: record, configuration: try store.configuration(user: user),
-                          remoteHost: remoteHost, now: store.clock.now)
-    }
-
     /// The status of `user` (whose record is `record`) under `configuration`, at `now`.
-    init(user: String, session: String, record: UserRecord, configuration: Configuration, remoteHost: String?, now: Double,
-         bootID: String? = BootID.current()) {
+    package init(user: String, session: String, record: UserRecord, configuration: Configuration, remoteHost: String?, now: Double,
+         bootID: String?) {
         let lockout = LockoutPolicy(configuration: configuration)
         var lines: [String] = []
         if let host = remoteHost {

@@ -1,5 +1,3 @@
-internal import CPAM
-
 /// What one `pam_authenticate` call (or a `pam_start` that failed) said: the only place a raw PAM
 /// status is read.
 ///
@@ -26,31 +24,6 @@ public enum PAMOutcome: Sendable, Hashable {
     /// Any other status (`PAM_SYSTEM_ERR`, `PAM_CONV_ERR`, `PAM_ABORT`, …): a broken stack, a
     /// counted failure that never unlocks. Holds the raw status for diagnostics.
     case failed(Int32)
-
-    /// Reads `status`, as `pam_authenticate` returned it.
-    public init(status: Int32) {
-        switch status {
-        case PAM_SUCCESS: self = .success
-        case PAM_AUTH_ERR, PAM_MAXTRIES, PAM_CRED_INSUFFICIENT: self = .noMatch
-        case PAM_AUTHINFO_UNAVAIL: self = .unavailable
-        case PAM_MODULE_UNKNOWN, PAM_OPEN_ERR, PAM_SYMBOL_ERR: self = .moduleMissing
-        case PAM_USER_UNKNOWN: self = .userUnknown
-        default: self = .failed(status)
-        }
-    }
-
-    /// The status this outcome stands for (for the biometric worker's report to its parent).
-    public var status: Int32 {
-        switch self {
-        case .success: PAM_SUCCESS
-        case .noMatch: PAM_AUTH_ERR
-        case .unavailable: PAM_AUTHINFO_UNAVAIL
-        case .moduleMissing: PAM_MODULE_UNKNOWN
-        case .userUnknown: PAM_USER_UNKNOWN
-        case .notStarted: PAM_ABORT
-        case .failed(let status): status
-        }
-    }
 
     /// True when the outcome is a verdict on a credential that was given, so the try counts as a
     /// failure; "cannot check" outcomes do not count.

@@ -27,7 +27,7 @@ extension Store: AttemptLedger {
         user: String, session: String, record: UserRecord, configuration: Configuration, remoteHost: String?
     ) -> GateStatus {
         GateStatus(user: user, session: session, record: record, configuration: configuration, remoteHost: remoteHost,
-                   now: clock.now)
+                   now: clock.now, bootID: BootID.current())
     }
 
     func gateNotice(_ notice: String?) -> String? { notice }

@@ -34,9 +34,5 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         self.detail = detail
     }
 
-    init(path: String, _ error: DatabaseError) {
-        self.init(path: path, reason: error.isCorruption ? .corrupt : .unavailable, detail: error.message)
-    }
-
     public var description: String { "store \(path.escapedForMessage): \(detail)" }
 }
