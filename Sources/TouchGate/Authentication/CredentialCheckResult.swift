@@ -12,4 +12,9 @@ public struct CredentialCheckResult: Sendable, Equatable {
 
     /// False when the stack could not even be started.
     public var started: Bool { outcome != .notStarted }
+
+    /// The conversation stopped the transaction before the stack decided.
+    package var stoppedEarly: Bool {
+        fallbackChosen || endOfInput || notInteractive || invalidAnswer != nil || interruption != nil
+    }
 }

@@ -151,10 +151,3 @@ final class Evaluation: Sendable {
         }
     }
 }
-
-extension CredentialCheckResult {
-    /// The conversation stopped the transaction before the stack decided.
-    var stoppedEarly: Bool {
-        fallbackChosen || endOfInput || notInteractive || invalidAnswer != nil || interruption != nil
-    }
-}
