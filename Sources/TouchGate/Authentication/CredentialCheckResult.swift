@@ -10,6 +10,19 @@ public struct CredentialCheckResult: Sendable, Equatable {
     public var notInteractive = false
     public var invalidAnswer: String?
 
+    package init(
+        outcome: PAMOutcome, submittedAnswer: Bool, fallbackChosen: Bool = false, interruption: Interruption? = nil,
+        endOfInput: Bool = false, notInteractive: Bool = false, invalidAnswer: String? = nil
+    ) {
+        self.outcome = outcome
+        self.submittedAnswer = submittedAnswer
+        self.fallbackChosen = fallbackChosen
+        self.interruption = interruption
+        self.endOfInput = endOfInput
+        self.notInteractive = notInteractive
+        self.invalidAnswer = invalidAnswer
+    }
+
     /// False when the stack could not even be started.
     public var started: Bool { outcome != .notStarted }
 
