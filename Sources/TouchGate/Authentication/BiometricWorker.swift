@@ -63,6 +63,6 @@ private let relayFunction: PAMTransaction.ConversationFunction = { count, messag
         guard let answer = relay.channel.receive() else { return .stop }
         guard answer.kind == .answer, answer.payload.count <= PAM_MAX_RESP_SIZE, !answer.payload.contains(0) else { return .stop }
         // Moved on: `converse` copies it into PAM's response, and it wipes itself then.
-        return .answer(answer.payload)
+        return .answer(answer.takePayload())
     }
 }

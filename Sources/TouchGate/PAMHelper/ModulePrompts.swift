@@ -27,7 +27,7 @@ final class ModulePrompts: PromptSource {
             if reply.payload.count > LineReader.maximumLineLength || reply.payload.contains(0) {
                 return .invalid("The answer is longer than 512 bytes or holds a NUL byte.")
             }
-            return .answer(reply.payload)
+            return .answer(reply.takePayload())
         case .noAnswer:
             return .endOfInput
         default:

@@ -13,6 +13,10 @@ public struct ChannelFrame<Kind>: ~Copyable {
         self.payload = payload
     }
 
+    /// The payload, moved out of the frame: a consumer in another module cannot take the stored
+    /// property itself (a noncopyable type that is not frozen is consumed whole outside its module).
+    package consuming func takePayload() -> SecureBytes { payload }
+
     /// A copy of the payload, for frames whose kind carries no secret (a message, a result, a start).
     var publicBytes: [UInt8] { payload.withUnsafeBytes { Array($0) } }
 }
