@@ -70,11 +70,24 @@ let package = Package(
         // The system toolkit in swift-system's shape: Errno and the one retry-on-EINTR rule, the
         // child process, the self-pipe, the file reader, FilePath. Glibc only; no touchgate module.
         .target(name: "TouchGateSystem", path: "Sources/TouchGateSystem"),
+        // The layers, each a module that sees only what it names (as swift-nio's NIOTLS sees NIOCore
+        // alone): docs/design.md draws the graph, ModuleGraphTests holds it to this file.
+        // The machines and the rules: pure, no import at all (no Glibc, no Foundation, no C module).
+        .target(name: "TouchGateCore", path: "Sources/TouchGateCore"),
+        // The SQLite store: the connection, the migrations (embedded by the plugin), the queries.
+        .target(name: "TouchGateStore", dependencies: ["TouchGateCore", "TouchGateSystem", "CSQLite"],
+                path: "Sources/TouchGateStore", plugins: ["EmbedMigrations"]),
+        // The terminal: the prompt sources, the gate's cover, the signal relay.
+        .target(name: "TouchGateTerminal", dependencies: ["TouchGateCore", "TouchGateSystem"],
+                path: "Sources/TouchGateTerminal"),
+        // libpam: the transaction, the conversation, the credential checks and the biometric worker.
+        .target(name: "TouchGatePAM", dependencies: ["TouchGateCore", "TouchGateSystem", "TouchGateTerminal", "CPAM"],
+                path: "Sources/TouchGatePAM"),
+        // The application: AuthContext, the use cases and their ports, the PAM helper's logic.
         .target(
             name: "TouchGate",
-            dependencies: ["TouchGateSystem", "CPAM", "CSQLite"],
-            path: "Sources/TouchGate",
-            plugins: ["EmbedMigrations"]
+            dependencies: ["TouchGateCore", "TouchGateSystem", "TouchGateStore", "TouchGateTerminal", "TouchGatePAM"],
+            path: "Sources/TouchGate"
         ),
         // The watcher: its loop and bus I/O (logind over libdbus-1); its decisions are TouchGate's
         // WatchStateMachine and WatchSessions. Neither it nor touchgate-watch links TouchGateCLI.
@@ -132,7 +145,15 @@ let package = Package(
         .plugin(name: "BuildPAMModule", capability: .buildTool(), path: "Plugins/BuildPAMModule"),
         // What both test targets share (a seeded generator); not part of any product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "TouchGateTests", dependencies: ["TouchGate", "TouchGateSystem", "TestSupport"], path: "Tests/TouchGateTests"),
+        .testTarget(name: "TouchGateTests", dependencies: [
+            "TouchGate",
+            "TouchGateCore",
+            "TouchGateStore",
+            "TouchGateTerminal",
+            "TouchGatePAM",
+            "TouchGateSystem",
+            "TestSupport",
+        ], path: "Tests/TouchGateTests"),
         .testTarget(name: "TouchGateSystemTests", dependencies: ["TouchGateSystem", "TestSupport"], path: "Tests/TouchGateSystemTests"),
         // The screen model of `touchgate shell` (TouchGateOwner's InnerScreen) against libvterm fed every byte.
         .testTarget(name: "TouchGateOwnerTests", dependencies: ["TouchGateOwner", "CVTerm", "TestSupport"],

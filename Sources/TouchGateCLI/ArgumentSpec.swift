@@ -1,11 +1,11 @@
 /// One positional argument of a command: its name in the synopsis, whether it may be left out,
 /// and what completes it.
-public struct ArgumentSpec: Sendable {
-    public let name: String
-    public let optional: Bool
-    public let values: CompletionValues
+package struct ArgumentSpec: Sendable {
+    package let name: String
+    package let optional: Bool
+    package let values: CompletionValues
     /// It takes every word after `--` (`shell [-- PROGRAM ARGS]`): the last argument only.
-    public let rest: Bool
+    package let rest: Bool
 
     init(_ name: String, optional: Bool = false, values: CompletionValues = .none, rest: Bool = false) {
         self.name = name
@@ -15,5 +15,5 @@ public struct ArgumentSpec: Sendable {
     }
 
     /// `KEY` or `[KEY]`; `[-- PROGRAM ARGS]` for the rest of the line.
-    public var synopsis: String { rest ? "[-- \(name)]" : optional ? "[\(name)]" : name }
+    package var synopsis: String { rest ? "[-- \(name)]" : optional ? "[\(name)]" : name }
 }

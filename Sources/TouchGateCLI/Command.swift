@@ -1,7 +1,7 @@
 import TouchGate
 
 /// One command of the `touchgate` tool.
-public enum Command: Equatable, Sendable {
+package enum Command: Equatable, Sendable {
     case help(topic: String?)
     case version
     case status

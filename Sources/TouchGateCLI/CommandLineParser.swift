@@ -5,7 +5,7 @@ import TouchGate
 ///
 /// Options may stand before or after the command, as `--name value` or `--name=value`; `--`
 /// ends the options. A usage error names the word it rejects and carries the command's usage line.
-public enum CommandLineParser {
+package enum CommandLineParser {
     /// A command line split into its options and arguments, once the command is known: what a
     /// ``CommandSpec`` builds its ``Command`` from.
     struct Line {
@@ -54,7 +54,7 @@ public enum CommandLineParser {
         case unexpectedValue(String)
     }
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var line = Line()
         var positionals: [String] = []
         var problem: Problem?

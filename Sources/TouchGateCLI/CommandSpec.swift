@@ -3,17 +3,17 @@ import TouchGate
 /// One command of `touchgate`, as ``CommandTable`` describes it: the name, a summary, the
 /// arguments, the options besides the global ones, the JSON keys it prints, the exit statuses it
 /// can end with, and how a parsed command line becomes its ``Command``.
-public struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
     /// One word, or two for a subcommand (`config get`).
-    public let name: String
-    public let summary: String
+    package let name: String
+    package let summary: String
     /// A paragraph for `help COMMAND` and the man page.
-    public let details: String
-    public let arguments: [ArgumentSpec]
-    public let options: [OptionSpec]
-    public let jsonKeys: [String]
+    package let details: String
+    package let arguments: [ArgumentSpec]
+    package let options: [OptionSpec]
+    package let jsonKeys: [String]
     /// The exit statuses beyond 0, 64 and 70, which every command can end with.
-    public let exits: [ExitStatusSpec.Kind]
+    package let exits: [ExitStatusSpec.Kind]
     let build: @Sendable (CommandLineParser.Line) throws(UsageError) -> Command
 
     init(
@@ -36,33 +36,33 @@ public struct CommandSpec: Sendable {
 
     /// The JSON keys' names, without what the table says of each (`retryAfterSeconds` of
     /// `retryAfterSeconds (when throttled)`).
-    public var jsonKeyNames: [String] {
+    package var jsonKeyNames: [String] {
         jsonKeys.map { key in String(key.prefix { $0 != " " && $0 != ":" }) }
     }
 
     /// The names of the keys printed only sometimes (`retryAfterSeconds (when throttled)`).
-    public var conditionalJSONKeyNames: [String] {
+    package var conditionalJSONKeyNames: [String] {
         jsonKeys.filter { $0.contains("(when") }.map { key in String(key.prefix { $0 != " " && $0 != ":" }) }
     }
 
     /// The first word of the name: `config` for `config get`.
-    public let word: String
+    package let word: String
 
     /// The second word of the name: `get` for `config get`, else nothing.
-    public let subcommand: String?
+    package let subcommand: String?
 
     /// How many arguments it takes.
-    public var arity: ClosedRange<Int> {
+    package var arity: ClosedRange<Int> {
         arguments.filter { !$0.optional }.count...(arguments.last?.rest == true ? Int.max : arguments.count)
     }
 
     /// `enroll [--reason TEXT] [--no-interaction] [--session ID]`.
-    public var synopsis: String {
+    package var synopsis: String {
         ([name] + arguments.map(\.synopsis) + options.map(\.synopsis)).joined(separator: " ")
     }
 
     /// Every exit status it can end with, in the table's order.
-    public var exitStatuses: [ExitStatusSpec] {
+    package var exitStatuses: [ExitStatusSpec] {
         CommandTable.exitStatuses.filter {
             [.success, .usage, .internalError].contains($0.kind) || exits.contains($0.kind)
         }

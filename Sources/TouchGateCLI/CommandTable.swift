@@ -6,15 +6,15 @@ import TouchGate
 /// error, the man page (`touchgate help --man`) and the shell completions (`touchgate completions
 /// bash|zsh`) are all derived from this table, so they cannot drift apart: a command or option
 /// added here is parsed, documented and completed.
-public enum CommandTable {
+package enum CommandTable {
     /// The options every command accepts, before or after the command.
-    public static let globalOptions: [OptionSpec] = [.store, .storeID, .system, .user, .json, .stdin, .pamConfdir, .help, .version]
+    package static let globalOptions: [OptionSpec] = [.store, .storeID, .system, .user, .json, .stdin, .pamConfdir, .help, .version]
 
     /// The shells `shell-init` and `completions` write code for.
-    public static let shells = ["bash", "zsh"]
+    package static let shells = ["bash", "zsh"]
 
     /// Every command, in the order help and the man page list them.
-    public static let commands: [CommandSpec] = [
+    package static let commands: [CommandSpec] = [
         CommandSpec(
             "status", summary: "lock state, counters and sessions",
             details: "Shows the user, the store and its id, whether the lock is on and a biometric factor enrolled, the "
@@ -311,7 +311,7 @@ public enum CommandTable {
     ]
 
     /// The exit statuses, in order, with their meanings (the man page's EXIT STATUS).
-    public static let exitStatuses: [ExitStatusSpec] = [
+    package static let exitStatuses: [ExitStatusSpec] = [
         ExitStatusSpec(.success, .success, "success", "success"),
         ExitStatusSpec(.outcome, ExitCode(.authenticationFailed), through: .notInteractive, "the outcome of the evaluation",
             "the outcome of an evaluation: the LAError code negated (1 authenticationFailed, "
@@ -343,7 +343,7 @@ public enum CommandTable {
     }
 
     /// The first words of every command, once each, in table order (`config` for `config get` and `config set`).
-    public static let commandWords: [String] = {
+    package static let commandWords: [String] = {
         var seen: [String] = []
         for command in commands where !seen.contains(command.word) { seen.append(command.word) }
         return seen
@@ -370,7 +370,7 @@ public enum CommandTable {
 
     /// Every option of the table, global ones first, once each (`CommandTableTests` checks that
     /// every command's options are here: a literal list, so parsing does not walk the commands).
-    public static let allOptions: [OptionSpec] = globalOptions
+    package static let allOptions: [OptionSpec] = globalOptions
         + [.reason, .noInteraction, .session, .policy, .limit, .lock, .idleSince, .tmuxSocket, .cancelable, .unit, .man]
 
     /// `usage: touchgate [options] …` for the command(s) whose first word (or name) is `word`.

@@ -1,7 +1,7 @@
 import TouchGate
 
 /// What completes a value of an option or an argument in the shell completions.
-public enum CompletionValues: Equatable, Sendable {
+package enum CompletionValues: Equatable, Sendable {
     /// Nothing: free text.
     case none
     case files
@@ -15,7 +15,7 @@ public enum CompletionValues: Equatable, Sendable {
     case commands
 
     /// The fixed words, taken from the library's types, or `nil` when the shell finds them.
-    public var words: [String]? {
+    package var words: [String]? {
         switch self {
         case .none, .files, .directories, .users: nil
         case .policies: AuthPolicy.allCases.map(\.rawValue)

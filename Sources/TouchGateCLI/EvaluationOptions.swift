@@ -1,12 +1,12 @@
 import TouchGate
 
 /// What an evaluating command was asked to do.
-public struct EvaluationOptions: Equatable, Sendable {
-    public var policy: AuthPolicy = .deviceOwner
-    public var reason: String?
-    public var noInteraction = false
+package struct EvaluationOptions: Equatable, Sendable {
+    package var policy: AuthPolicy = .deviceOwner
+    package var reason: String?
+    package var noInteraction = false
     /// `--session ID`.
-    public var session: String?
+    package var session: String?
 
-    public init() {}
+    package init() {}
 }

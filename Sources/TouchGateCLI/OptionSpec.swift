@@ -1,15 +1,15 @@
 /// One option of the `touchgate` command line: its spellings, the name of its value, its help.
-public struct OptionSpec: Equatable, Sendable {
+package struct OptionSpec: Equatable, Sendable {
     /// The long spelling, as messages name the option: `--store`.
-    public let long: String
+    package let long: String
     /// The short spelling, if any: `-S`.
-    public let short: String?
+    package let short: String?
     /// The name of the value (`PATH`), or `nil` for a flag.
-    public let valueName: String?
+    package let valueName: String?
     /// One line of help.
-    public let help: String
+    package let help: String
     /// What completes the value.
-    public let values: CompletionValues
+    package let values: CompletionValues
 
     init(_ long: String, short: String? = nil, value valueName: String? = nil, values: CompletionValues = .none, _ help: String) {
         self.long = long
@@ -19,20 +19,20 @@ public struct OptionSpec: Equatable, Sendable {
         self.values = valueName == nil ? .none : values
     }
 
-    public static func == (left: OptionSpec, right: OptionSpec) -> Bool { left.long == right.long }
+    package static func == (left: OptionSpec, right: OptionSpec) -> Bool { left.long == right.long }
 
-    public var takesValue: Bool { valueName != nil }
+    package var takesValue: Bool { valueName != nil }
 
     /// Every spelling, the short one first: `-S`, `--stdin`.
-    public var spellings: [String] { (short.map { [$0] } ?? []) + [long] }
+    package var spellings: [String] { (short.map { [$0] } ?? []) + [long] }
 
     /// `-S, --stdin` or `--store PATH`: how help and the man page show it.
-    public var label: String {
+    package var label: String {
         spellings.joined(separator: ", ") + (valueName.map { " " + $0 } ?? "")
     }
 
     /// `[--reason TEXT]`: how a synopsis shows it.
-    public var synopsis: String {
+    package var synopsis: String {
         "[" + long + (valueName.map { " " + $0 } ?? "") + "]"
     }
 

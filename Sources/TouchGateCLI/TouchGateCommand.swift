@@ -3,20 +3,20 @@ import TouchGate
 import TouchGateSystem
 
 /// The `touchgate` tool: parses the arguments, runs one command, and returns the exit status.
-public enum TouchGateCommand {
-    public static let version = "0.1.0"
+package enum TouchGateCommand {
+    package static let version = "0.1.0"
 
     /// The hidden command of the biometric worker (``BiometricWorker``): not a user command, not
     /// parsed, not in the help; only ``WorkerCredentialChecker`` starts it.
-    public static let biometricWorkerCommand = BiometricWorker.command
+    package static let biometricWorkerCommand = BiometricWorker.command
 
     /// Runs the biometric worker with `arguments` (`SERVICE USER`) and returns its exit status.
-    public static func biometricWorker(_ arguments: [String]) -> ExitCode {
+    package static func biometricWorker(_ arguments: [String]) -> ExitCode {
         BiometricWorker.run(arguments)
     }
 
     /// Runs `touchgate` with `arguments` (without the program name) and returns the exit status.
-    public static func main(_ arguments: [String]) -> ExitCode {
+    package static func main(_ arguments: [String]) -> ExitCode {
         main(arguments) { runner in runner.run() }
     }
 
@@ -41,14 +41,14 @@ public enum TouchGateCommand {
 
     /// The name of the login-shell wrapper (`PREFIX/bin/touchgate-login-shell`, a link to
     /// `touchgate`), for `/etc/shells` and `chsh`.
-    public static let loginShellName = "touchgate-login-shell"
+    package static let loginShellName = "touchgate-login-shell"
 
     /// Runs `touchgate` started as ``loginShellName`` (`argv[0]`, a login shell's with a leading
     /// `-`): `touchgate shell` running the user's real shell with `arguments` (`-c COMMAND` from
     /// sshd or su), as a login shell when `login`. The real shell is the first line of
     /// `~/.config/touchgate/login-shell` (an absolute path listed in /etc/shells), else
     /// /bin/bash, else /bin/sh. Nothing can cut it short: no rc file runs before the owner.
-    public static func loginShell(_ arguments: [String], login: Bool) -> ExitCode {
+    package static func loginShell(_ arguments: [String], login: Bool) -> ExitCode {
         let real = InvocationContext().loginShell()
         var runner = Runner(invocation: Invocation(command: .shell(program: [real] + arguments, login: login)))
         return runner.run()

@@ -10,9 +10,9 @@ import TouchGateCLI
 /// and login shell starts should not carry it. This one is installed beside `touchgate-watch` in
 /// `PREFIX/libexec/touchgate/`; it parses the same command line as `touchgate` (the same
 /// ``CommandTable``), and runs only those commands.
-public enum TouchGateDemoCommand {
+package enum TouchGateDemoCommand {
     /// Runs `touchgate-demo` with `arguments` (without the program name) and returns the exit status.
-    public static func main(_ arguments: [String]) -> ExitCode {
+    package static func main(_ arguments: [String]) -> ExitCode {
         TouchGateCommand.main(arguments) { runner in
             runner.run { runner throws -> ExitCode in
                 switch runner.invocation.command {

@@ -6,7 +6,7 @@ import TouchGateSystem
 /// (standard input), the program's pseudo-terminal, a signal pipe and the owner's channel, with
 /// the idle time as its timeout. No process is started per command or per key: only the program
 /// and, while locked, the gate.
-public final class ShellOwner {
+package final class ShellOwner {
     private let session: ShellOwnerSession
     private var machine = ShellOwnerStateMachine()
     private let outer = STDIN_FILENO
@@ -36,7 +36,7 @@ public final class ShellOwner {
     /// ``secondsSuspended()`` when the loop last looked: more means the machine slept since.
     private var suspendedSoFar = ShellOwner.secondsSuspended()
 
-    public init(session: ShellOwnerSession) {
+    package init(session: ShellOwnerSession) {
         self.session = session
         let size = PseudoTerminal.size(of: STDIN_FILENO)
         screen = InnerScreen(rows: Int32(size.ws_row), columns: Int32(size.ws_col))
@@ -45,7 +45,7 @@ public final class ShellOwner {
     private var now: Double { session.clock.now }
 
     /// Runs until the program ends; returns its exit status (128 + the signal that ended it).
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         installSignals()
         signal(SIGPIPE, SIG_IGN)
         holdTerminal()

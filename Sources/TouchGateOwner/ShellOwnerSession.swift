@@ -2,29 +2,29 @@ import TouchGate
 
 /// What `touchgate shell` needs from the CLI: the session and its store, the gate's command
 /// line, and the program.
-public struct ShellOwnerSession {
+package struct ShellOwnerSession {
     /// Asks the store whether the session is locked now (a store that fails answers `true`), and
     /// the `idle-seconds` it has.
-    public var check: (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int)
+    package var check: (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int)
     /// Reads the store's `idle-seconds` now (`nil` when it cannot): the owner asks each
     /// ``ShellOwnerStateMachine/settingsReadSeconds`` while the session is shown.
-    public var idleSeconds: () -> Int?
+    package var idleSeconds: () -> Int?
     /// Reads whether the store has the session locked, writing nothing (``ShellSession/lookAtLock()``).
-    public var look: () -> (locked: Bool, idleSeconds: Int)
+    package var look: () -> (locked: Bool, idleSeconds: Int)
     /// Records a lifecycle event of the session (an event its state does not allow is skipped).
-    public var record: (LifecycleEvent) -> Void
+    package var record: (LifecycleEvent) -> Void
     /// The gate's command line (the path first): `touchgate gate --session ID`, with the store's options.
-    public var gate: [String]
+    package var gate: [String]
     /// The program's path, its argument vector and its environment.
-    public var path: String
-    public var argv: [String]
-    public var environment: [String]
+    package var path: String
+    package var argv: [String]
+    package var environment: [String]
     /// The channel's listening socket (``OwnerChannel``), or -1.
-    public var channel: Int32
+    package var channel: Int32
     /// The process's one clock (the store's): the idle time and the owner's deadlines read it.
-    public var clock: any Clock
+    package var clock: any Clock
 
-    public init(check: @escaping (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int),
+    package init(check: @escaping (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int),
                 look: @escaping () -> (locked: Bool, idleSeconds: Int),
                 record: @escaping (LifecycleEvent) -> Void, gate: [String], path: String, argv: [String],
                 environment: [String], channel: Int32, clock: any Clock, idleSeconds: @escaping () -> Int? = { nil }) {

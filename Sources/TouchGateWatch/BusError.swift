@@ -1,5 +1,5 @@
 /// A failure on the system bus: one line naming what did not work.
-public struct BusError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct BusError: Error, CustomStringConvertible, Sendable {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

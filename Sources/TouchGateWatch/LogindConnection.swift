@@ -8,7 +8,7 @@ import Glibc
 /// Only signals whose sender is logind's current owner (or the bus driver, for its name
 /// changes) count, so a process that sends a signal straight to this connection cannot pose as
 /// logind. Single-threaded: the caller polls ``fileDescriptor`` and then reads ``pendingEvents()``.
-public final class LogindConnection {
+package final class LogindConnection {
     static let logind = "org.freedesktop.login1"
     static let managerPath = "/org/freedesktop/login1"
     static let manager = "org.freedesktop.login1.Manager"
@@ -20,16 +20,16 @@ public final class LogindConnection {
     private let connection: OpaquePointer
     private let uid: UInt32
     /// The object paths of the uid's logind sessions.
-    public private(set) var sessionPaths: Set<String> = []
+    package private(set) var sessionPaths: Set<String> = []
     /// logind's unique bus name, when it is on the bus.
     private var logindOwner: String?
     private var reportedDisconnect = false
 
     /// Whether logind owns its name on the bus.
-    public var logindPresent: Bool { logindOwner != nil }
+    package var logindPresent: Bool { logindOwner != nil }
 
     /// Connects and subscribes; throws a ``BusError`` naming the failing step.
-    public init(uid: UInt32) throws(BusError) {
+    package init(uid: UInt32) throws(BusError) {
         self.uid = uid
         var error = DBusError()
         dbus_error_init(&error)
@@ -68,7 +68,7 @@ public final class LogindConnection {
     private var closed = false
 
     /// Closes the connection (an inhibitor it took stays open until its descriptor is closed).
-    public func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         dbus_connection_close(connection)
@@ -76,14 +76,14 @@ public final class LogindConnection {
     }
 
     /// The socket to poll for input, or -1.
-    public var fileDescriptor: Int32 {
+    package var fileDescriptor: Int32 {
         var descriptor: Int32 = -1
         guard dbus_connection_get_unix_fd(connection, &descriptor) != 0 else { return -1 }
         return descriptor
     }
 
     /// Lists the uid's logind sessions again (`ListSessions`).
-    public func refreshSessions() throws(BusError) {
+    package func refreshSessions() throws(BusError) {
         let reply = try call(Self.managerPath, Self.manager, "ListSessions", [])
         defer { dbus_message_unref(reply) }
         var paths: Set<String> = []
@@ -119,7 +119,7 @@ public final class LogindConnection {
 
     /// Takes a sleep delay inhibitor (`Inhibit("sleep", who, why, "delay")`) and returns its file
     /// descriptor: the machine waits (up to logind's `InhibitDelayMaxSec`) until it is closed.
-    public func inhibitSleep(who: String, why: String) throws(BusError) -> Int32 {
+    package func inhibitSleep(who: String, why: String) throws(BusError) -> Int32 {
         let reply = try call(Self.managerPath, Self.manager, "Inhibit", ["sleep", who, why, "delay"])
         defer { dbus_message_unref(reply) }
         var iterator = DBusMessageIter()
@@ -135,7 +135,7 @@ public final class LogindConnection {
     }
 
     /// What arrived since the last call, without blocking.
-    public func pendingEvents() -> [LogindEvent] {
+    package func pendingEvents() -> [LogindEvent] {
         var events: [LogindEvent] = []
         _ = dbus_connection_read_write(connection, 0)
         while let message = dbus_connection_pop_message(connection) {

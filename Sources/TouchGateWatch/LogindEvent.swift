@@ -1,5 +1,5 @@
 /// What ``LogindConnection`` heard on the system bus.
-public enum LogindEvent: Equatable, Sendable {
+package enum LogindEvent: Equatable, Sendable {
     /// `PrepareForSleep(true)`: the machine is about to sleep; `(false)`: it woke.
     case prepareForSleep(Bool)
     /// `Lock` on one of the user's sessions.

@@ -10,21 +10,21 @@ import TouchGateSystem
 /// the bus is ``LogindConnection``; this only carries out the actions. Exit 0 on SIGTERM /
 /// SIGINT / SIGHUP, 74 when the store fails, 75 when a watcher already runs for the user and
 /// the store.
-public struct Watcher {
-    public let commandLine: WatcherCommandLine
+package struct Watcher {
+    package let commandLine: WatcherCommandLine
     /// `TMUX_TMPDIR`, where this account's tmux servers have their sockets.
-    public let tmuxTemporaryDirectory: String?
+    package let tmuxTemporaryDirectory: String?
     /// The one clock of the process: the store reads it.
-    public let clock: any Clock
+    package let clock: any Clock
 
-    public init(commandLine: WatcherCommandLine, tmuxTemporaryDirectory: String?, clock: any Clock = WallClock()) {
+    package init(commandLine: WatcherCommandLine, tmuxTemporaryDirectory: String?, clock: any Clock = WallClock()) {
         self.commandLine = commandLine
         self.tmuxTemporaryDirectory = tmuxTemporaryDirectory
         self.clock = clock
     }
 
     /// `touchgate-watch`'s whole run: `arguments` parsed, the loop, the exit status.
-    public static func main(_ arguments: [String]) -> ExitCode {
+    package static func main(_ arguments: [String]) -> ExitCode {
         guard let commandLine = WatcherCommandLine.parse(arguments) else {
             Self.printError(WatcherCommandLine.refusal)
             return .usage
@@ -40,7 +40,7 @@ public struct Watcher {
     }
 
     /// Runs until a signal ends it; throws a ``StoreError`` when the store fails.
-    public func run() throws -> ExitCode {
+    package func run() throws -> ExitCode {
         let name = commandLine.user
         let store = try Store(path: commandLine.storePath, expectedID: commandLine.storeID, clock: clock)
         let lock: WatcherLock

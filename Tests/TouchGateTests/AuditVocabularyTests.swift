@@ -1,6 +1,8 @@
 internal import CPAM
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGatePAM
 
 /// The audit log's typed vocabulary keeps the texts stores already hold (the schema is unchanged),
 /// reads each back as itself, and refuses text that is none of them.

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 import TestSupport
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGatePAM
+@testable import TouchGateStore
+@testable import TouchGateSystem
+@testable import TouchGateTerminal
 
 /// The library API against real libpam: the test stacks from `pam/test`, read through
 /// `pam_start_confdir`, with answers written into a pipe as a terminal would deliver them; the

@@ -1,6 +1,7 @@
 import Testing
 @testable import TouchGate
 internal import CPAM
+@testable import TouchGateCore
 
 @Suite struct AuthErrorTests {
     @Test func rawValuesMatchLAError() {

@@ -1,5 +1,7 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateStore
 
 /// The settle rule's two forms agree: the SQL the store runs and the Swift the offline ledger
 /// runs leave the same counter on every case of the table.

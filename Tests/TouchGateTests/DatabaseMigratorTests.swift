@@ -1,5 +1,7 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateStore
 
 @Suite(.removesItsFiles) struct DatabaseMigratorTests {
     let migrator = DatabaseMigrator.embedded

@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// The evaluation's rules, driven with events alone: no store, no PAM, no terminal.
 @Suite struct EvaluationStateMachineTests {

@@ -2,6 +2,11 @@ import Glibc
 import Synchronization
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGatePAM
+@testable import TouchGateStore
+@testable import TouchGateSystem
+@testable import TouchGateTerminal
 
 /// The evaluation's driver (``Evaluation`` behind ``AuthContext``) with a real store and a fake
 /// checker: the machine's actions reach the store and the checker as they should. The real PAM

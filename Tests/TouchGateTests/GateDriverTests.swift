@@ -2,6 +2,11 @@ import Glibc
 import Synchronization
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGatePAM
+@testable import TouchGateStore
+@testable import TouchGateSystem
+@testable import TouchGateTerminal
 
 /// The gate's driver (``Gate``, over the store or the offline ledger) and its use case
 /// (``GateUseCase``) with a real store, a scripted checker and a

@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// The gate's rules, driven with events alone.
 @Suite struct GateStateMachineTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// What the PAM helper shows a host of the evaluation's events: nothing for a password alone, a
 /// biometric try's line only once its stack shows something, counts only when not silent.

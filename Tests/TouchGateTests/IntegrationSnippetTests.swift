@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// The tmux and shell snippets: the lock-command that restarts the gate until an unlock, and
 /// the baked command line in every hook.

@@ -1,6 +1,9 @@
 import Synchronization
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateSystem
+@testable import TouchGateTerminal
 
 /// The self-pipe that wakes a prompt: the first interruption latches and stays, for every thread
 /// that reads it; ``Interrupter/clear()`` forgets it.

@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateStore
 
 /// The invocation's rules, once: the store path, the user and its validity, session ids, pane
 /// or gate, the tmux sockets, the remote host, each from given options and variables.

@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 @Suite struct JSONValueTests {
     @Test func rendersCompactJSONWithOrderedKeys() {

@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateStore
 
 /// ``LifecycleEvents`` against a real store whose clock the test sets: grace periods, the relock
 /// on a return, and the prompt owner a `did-enter-background` ends, without sleeping.

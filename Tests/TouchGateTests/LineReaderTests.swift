@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 @testable import TouchGate
+@testable import TouchGatePAM
+@testable import TouchGateTerminal
 
 /// What `-S` input means while a biometric stack waits for a sensor (``LineReader/peekLine(keepText:)``).
 @Suite struct LineReaderTests {

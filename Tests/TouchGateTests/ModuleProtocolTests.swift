@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// The protocol `pam_touchgate.so` (C, no Swift runtime) shares with the helper, held to the
 /// Swift side: the module's LAError -> PAM status table (`status_for_outcome`) against

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import TouchGate
+@testable import TouchGateSystem
 
 /// The owners' channel: sockets in a directory only the user can enter, and an `ok` trusted only
 /// from the owner itself (its listener's uid and pid, from the kernel).

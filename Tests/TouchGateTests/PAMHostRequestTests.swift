@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateStore
 
 /// The helper's reading of the module's start frame: exactly seven length-prefixed items, each at
 /// most 255 bytes of text without NUL, a valid user, a known factor and known flags; and what

@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// The rules that refuse the finger and require the passcode (``PasscodeRequirement``), with a
 /// set clock: each rule, its boundary minute either side, what lifts it.

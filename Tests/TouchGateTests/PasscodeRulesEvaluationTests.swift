@@ -1,5 +1,8 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateStore
+@testable import TouchGateSystem
 
 /// The rules of ``PasscodeRequirement`` in an evaluation, with a real store and a set clock: a
 /// refused finger is never a PAM call, the error carries the reason, a passcode success lifts

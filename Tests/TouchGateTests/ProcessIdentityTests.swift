@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import TouchGate
+@testable import TouchGateSystem
 
 @Suite struct ProcessIdentityTests {
     @Test func thisProcessIsNamedByPidAndStartTime() throws {

@@ -1,6 +1,9 @@
 import Glibc
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateStore
+@testable import TouchGateSystem
 
 /// ``PromptHold``, the one claim on a session's prompt, against a real store and real processes.
 @Suite(.removesItsFiles) struct PromptHoldTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateSystem
 
 /// ``PromptTakeover``: which live owner of a session's prompt a gate takes the prompt from
 /// without waiting (the user cannot reach it), with the processes' terminals given.

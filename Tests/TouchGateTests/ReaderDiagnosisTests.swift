@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// Why a fingerprint stack has no reader, named in the order a user fixes it.
 @Suite struct ReaderDiagnosisTests {

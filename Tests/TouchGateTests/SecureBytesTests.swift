@@ -3,6 +3,8 @@ import Glibc
 import Synchronization
 import Testing
 @testable import TouchGate
+@testable import TouchGateSystem
+@testable import TouchGateTerminal
 
 /// The secrets' own type (``SecureBytes``): one owner, moved not copied, wiped by its `deinit`;
 /// and the authentication path carries no secret in a copyable `[UInt8]`.
@@ -64,7 +66,15 @@ import Testing
     @Test func theAuthenticationPathCarriesNoSecretInACopyableArray() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
-        let folders = ["TouchGate/Authentication", "TouchGate/PAMHelper", "TouchGate/Terminal", "TouchGateTesting"]
+        let folders = [
+            "TouchGate/Authentication",
+            "TouchGateCore/Authentication",
+            "TouchGatePAM",
+            "TouchGateTerminal",
+            "TouchGate/PAMHelper",
+            "TouchGateCore/Terminal",
+            "TouchGateTesting",
+        ]
         let secretName = try Regex(#"(?i)\b(var|let|case|_?\s*)\s*\w*(answer|secret|passcode|password|reply|response)\w*\s*:\s*(inout\s+)?\[UInt8\]"#)
         let secretCase = try Regex(#"case\s+(answer|secret|passcode|password|reply)\w*\(\s*\[UInt8\]"#)
         // A received frame (an answer may be in it) and PAM's response are the other secrets' ways.

@@ -1,6 +1,7 @@
 import Testing
 @testable import TouchGate
 import TestSupport
+@testable import TouchGateCore
 
 @Suite struct SessionLifecycleTests {
     let enabled = SessionLifecycle.Policy(enabled: true, graceSeconds: 0)

@@ -1,5 +1,7 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateStore
 
 /// ``SettingChanges`` against a real store: which change asks for which authorization, and that
 /// a refused one changes nothing. The evaluation is the use case's port, here a recorder that

@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// ``ShellOwnerStateMachine`` on its own, with a set clock: what `touchgate shell` does for each
 /// input, and that nothing but the gate's unlock lets a key or the program's output through.

@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 @testable import TouchGate
+@testable import TouchGateStore
+@testable import TouchGateSystem
 
 /// ``ShellSession``, the terminal owner's session, against a real store whose clock the test
 /// sets: the launch lock, the idle lock, a store that cannot say, and the session's end.

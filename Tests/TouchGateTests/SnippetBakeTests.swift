@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// What a generated snippet says of where its values came from, and how to generate it again.
 @Suite struct SnippetBakeTests {

@@ -1,5 +1,7 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateStore
 
 /// What `status` shows, worked out in the library: a user's counters and factors, the ledger's
 /// listing, the remote budget apart.

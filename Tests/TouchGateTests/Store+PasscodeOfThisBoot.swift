@@ -1,4 +1,5 @@
 @testable import TouchGate
+@testable import TouchGateStore
 
 extension Store {
     /// As after a passcode success in this boot, at the store's clock: the rules of

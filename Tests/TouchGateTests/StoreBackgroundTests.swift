@@ -1,5 +1,7 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateStore
 
 /// ``Store/sendAllToBackground(user:policy:now:)`` and ``Store/bringToForeground(_:user:policy:now:)``:
 /// what `touchgate watch` writes on a suspend, a screen lock and a resume.

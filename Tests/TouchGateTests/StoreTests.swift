@@ -2,6 +2,9 @@ import Glibc
 import Synchronization
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateStore
+@testable import TouchGateSystem
 
 @Suite(.removesItsFiles) struct StoreTests {
     @Test func aNewStoreIsPrivateAndComplete() throws {

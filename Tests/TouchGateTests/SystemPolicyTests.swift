@@ -2,6 +2,8 @@ import Glibc
 import TestSupport
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateStore
 
 /// ``SystemPolicy``: the file's format, the checks on the file (root's, not writable by others,
 /// a regular file), failing closed to the built-in defaults, and how its limits apply to a store.

@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// The one sanitizer for text that reaches a terminal.
 @Suite struct TerminalTextTests {

@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// A clock the test moves by hand.
 final class TestClock: Clock, @unchecked Sendable {

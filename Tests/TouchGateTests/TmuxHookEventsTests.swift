@@ -1,5 +1,7 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateStore
 
 /// ``TmuxHookEvents`` against a real store: what each hook does to the sessions a client leaves
 /// and enters, in the orders tmux fires them.

@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// One spelling and order of touchgate's global options for every command line touchgate
 /// writes: the owner's gate, the snippets, the systemd unit, the watcher.

@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// "Is there a biometric factor", answered once for status, auth and the gate's lines.
 @Suite struct UserRecordTests {

@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
+@testable import TouchGateStore
 
 /// ``WatchSessions``, what `touchgate watch` does to the sessions, against a real store whose
 /// clock the test sets; the owners and tmux servers (``WatchEffects``) are recorded, in order.

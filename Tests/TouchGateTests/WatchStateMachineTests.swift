@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// ``WatchStateMachine`` on its own: what `touchgate watch` does for each input, each input's
 /// own action.

@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchGate
+@testable import TouchGateCore
 
 /// ``WatcherCommandLine``: what `touchgate watch` hands `touchgate-watch`, and nothing else.
 @Suite struct WatcherCommandLineTests {

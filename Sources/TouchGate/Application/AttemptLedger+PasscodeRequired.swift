@@ -1,3 +1,7 @@
+import TouchGateCore
+import TouchGateStore
+import TouchGateSystem
+
 /// ``PasscodeRequirement`` asked of a ledger: the rule is the core's, the record, the settings,
 /// the clock and this boot's id are the ledger's (the store's, or the offline one's).
 extension AttemptLedger {
@@ -12,7 +16,7 @@ extension AttemptLedger {
 extension Store {
     /// Why the passcode is required for `user` now, or `nil` when the finger may be tried
     /// (what `touchgate status` shows).
-    public func passcodeRequired(user: String) throws(StoreError) -> PasscodeRequirement.Reason? {
+    package func passcodeRequired(user: String) throws(StoreError) -> PasscodeRequirement.Reason? {
         passcodeRequired(record: try self.user(user), configuration: try configuration(user: user))
     }
 }

@@ -1,3 +1,7 @@
+import TouchGateCore
+import TouchGateStore
+import TouchGateSystem
+
 /// Where evaluations count their tries and a gate keeps its session: the port the evaluation
 /// (``Evaluation``) and the gate (``Gate``) run against.
 ///

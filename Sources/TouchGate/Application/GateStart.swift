@@ -1,17 +1,20 @@
+import TouchGateCore
+import TouchGateStore
+
 /// Whether a session is locked when a gate starts over it (`touchgate gate`, a `touchgate
 /// shell` owner's look): ``SessionLifecycle/gateStarts(idleSince:lockRequest:now:policy:)``
 /// over the store, in one transaction, or nothing written on the fast path.
 ///
 /// The lifecycle's rule is the machine's; this is the use of it the application makes, so
 /// that the gate's driver (``Gate``) holds no lifecycle policy.
-public enum GateStart {
+package enum GateStart {
     /// Whether `session` is locked now, after the lifecycle's rules for a gate that starts: a
     /// launch the store never saw is recorded, idle time and a return from the background may
     /// lock, `lockRequest` locks, and a session left unlocked becomes visible.
     ///
     /// The fast path (an active, unlocked session with nothing to decide) only reads what the
     /// caller read already and writes nothing; everything else is one transaction.
-    public static func sessionIsLocked(
+    package static func sessionIsLocked(
         store: Store, session: String, record: UserRecord, configuration: Configuration, existing: SessionRecord?,
         idleSince: Double?, lockRequest: Bool, now: Double
     ) throws -> Bool {

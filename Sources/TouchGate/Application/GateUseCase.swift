@@ -1,23 +1,28 @@
-/// What one `touchgate gate` is asked: the session, whose, and how the gate was started.
-public struct GateRequest: Sendable, Equatable {
-    public var session: String
-    public var user: String
-    /// The shell has been idle since then (`--idle-since`).
-    public var idleSince: Double?
-    /// A lock request (tmux's lock-command, `--lock`): lock now unless returning within grace.
-    public var lockRequest: Bool
-    /// `-S`: standard input answers.
-    public var scripted: Bool
-    /// What the gate claims the prompt as (``PromptClaimKind/tmuxPane`` in a tmux pane's shell).
-    public var kind: PromptClaimKind
-    /// The remote host of a remote session (SSH), or `nil`.
-    public var remoteHost: String?
-    /// The socket of the session's tmux server, for a session the hooks have not recorded yet.
-    public var tmuxSocket: String?
-    /// `--cancelable`: Ctrl-C ends the gate (userCancel) instead of clearing the line.
-    public var cancelable: Bool
+import TouchGateCore
+import TouchGatePAM
+import TouchGateStore
+import TouchGateTerminal
 
-    public init(
+/// What one `touchgate gate` is asked: the session, whose, and how the gate was started.
+package struct GateRequest: Sendable, Equatable {
+    package var session: String
+    package var user: String
+    /// The shell has been idle since then (`--idle-since`).
+    package var idleSince: Double?
+    /// A lock request (tmux's lock-command, `--lock`): lock now unless returning within grace.
+    package var lockRequest: Bool
+    /// `-S`: standard input answers.
+    package var scripted: Bool
+    /// What the gate claims the prompt as (``PromptClaimKind/tmuxPane`` in a tmux pane's shell).
+    package var kind: PromptClaimKind
+    /// The remote host of a remote session (SSH), or `nil`.
+    package var remoteHost: String?
+    /// The socket of the session's tmux server, for a session the hooks have not recorded yet.
+    package var tmuxSocket: String?
+    /// `--cancelable`: Ctrl-C ends the gate (userCancel) instead of clearing the line.
+    package var cancelable: Bool
+
+    package init(
         session: String, user: String, idleSince: Double? = nil, lockRequest: Bool = false, scripted: Bool = false,
         kind: PromptClaimKind = .gate, remoteHost: String? = nil, tmuxSocket: String? = nil,
         cancelable: Bool = false
@@ -35,7 +40,7 @@ public struct GateRequest: Sendable, Equatable {
 }
 
 /// How one gate ended, for the executable to render.
-public enum GateOutcome: Sendable, Equatable {
+package enum GateOutcome: Sendable, Equatable {
     /// The session may be shown at once (the fast path: the lock off, or the session active and
     /// unlocked with nothing to decide); nothing was written.
     case open
@@ -48,7 +53,7 @@ public enum GateOutcome: Sendable, Equatable {
 
 /// What the executable provides around a gate (the screen and prompt source port): the
 /// terminal to ask at, the session's name as the user knows it, the other clients that show it.
-public protocol GateSurroundings {
+package protocol GateSurroundings {
     /// Where answers come from; `nil` when there is no terminal.
     func makePromptSource() -> (any PromptSource)?
     /// What the user knows `session` by (a tmux session's name, a shell's terminal), else its id.
@@ -63,7 +68,7 @@ public protocol GateSurroundings {
 
 extension GateSurroundings {
     /// The terminal's cover (``GateCover``).
-    public func cover(header: [String], prompts: any PromptSource, scripted: Bool, interrupter: Interrupter,
+    package func cover(header: [String], prompts: any PromptSource, scripted: Bool, interrupter: Interrupter,
                       readStatus: @escaping () -> GateStatus?) -> any GateScreen {
         let cover = GateCover(header: header, prompts: prompts, scripted: scripted, interrupter: interrupter)
         cover.readStatus = readStatus
@@ -79,14 +84,14 @@ extension GateSurroundings {
 ///
 /// Runs against injected ports: the store (opened by `openStore`), one ``Clock`` for every
 /// decision, the credential checkers, a ``ProcessProbe`` and the ``GateSurroundings``.
-public final class GateUseCase {
+package final class GateUseCase {
     let openStore: () throws -> Store
     let clock: any Clock
     let checker: any CredentialChecker
     let biometricChecker: (any CredentialChecker)?
     let processes: any ProcessProbe
 
-    public init(
+    package init(
         openStore: @escaping () throws -> Store, clock: any Clock, checker: any CredentialChecker,
         biometricChecker: (any CredentialChecker)? = nil, processes: any ProcessProbe = SystemProcessProbe()
     ) {
@@ -99,7 +104,7 @@ public final class GateUseCase {
 
     /// Runs the gate of `request`; throws only what `openStore` throws beside a ``StoreError``, and
     /// a store's internal error (a bug: the gate does not go offline on one, the session stays locked).
-    public func run(_ request: GateRequest, in surroundings: any GateSurroundings) throws -> GateOutcome {
+    package func run(_ request: GateRequest, in surroundings: any GateSurroundings) throws -> GateOutcome {
         let store: Store
         let record: UserRecord
         let configuration: Configuration

@@ -1,4 +1,6 @@
 import Glibc
+import TouchGateCore
+import TouchGateStore
 
 /// The use case of lifecycle events (`touchgate event`, the tmux hooks, `touchgate shell`):
 /// applies an event to a session in one transaction, by the user's relock policy and the store's
@@ -8,31 +10,31 @@ import Glibc
 /// (appCancel); ``record(_:session:)`` also has a `touchgate shell` holding a session that is
 /// now locked or away look at it at once. Time is the store's ``Store/clock`` (one clock for
 /// every decision), processes are the injected ``ProcessProbe``.
-public struct LifecycleEvents {
-    public let store: Store
-    public let user: String
-    public let probe: any ProcessProbe
+package struct LifecycleEvents {
+    package let store: Store
+    package let user: String
+    package let probe: any ProcessProbe
 
-    public init(store: Store, user: String, probe: any ProcessProbe = SystemProcessProbe()) {
+    package init(store: Store, user: String, probe: any ProcessProbe = SystemProcessProbe()) {
         self.store = store
         self.user = user
         self.probe = probe
     }
 
     /// The relock policy of `record` under `configuration`.
-    public static func policy(_ record: UserRecord, _ configuration: Configuration) -> SessionLifecycle.Policy {
+    package static func policy(_ record: UserRecord, _ configuration: Configuration) -> SessionLifecycle.Policy {
         SessionLifecycle.Policy(enabled: record.enabled, graceSeconds: configuration.graceSeconds)
     }
 
     /// The user's relock policy, as the store has it now.
-    public func policy() throws -> SessionLifecycle.Policy {
+    package func policy() throws -> SessionLifecycle.Policy {
         Self.policy(try store.user(user), try store.configuration(user: user))
     }
 
     /// Applies `event` to session `id` and carries out its action; throws
     /// ``SessionLifecycle/InvalidTransition`` (nothing written) when the state does not allow it.
     @discardableResult
-    public func apply(_ event: LifecycleEvent, session id: String) throws -> SessionRecord {
+    package func apply(_ event: LifecycleEvent, session id: String) throws -> SessionRecord {
         let policy = try policy()
         let now = store.clock.now
         let (action, record) = try store.updateSession(id, user: user, recording: event) { record in
@@ -48,7 +50,7 @@ public struct LifecycleEvents {
     /// Applies each of `events` to session `id` in order, each in its own transaction, skipping
     /// one the state does not allow (``SessionLifecycle/handleIfAllowed(_:now:policy:)``): for
     /// sources that send events in orders iOS never produces, such as tmux's hooks.
-    public func applyAllowed(_ events: [LifecycleEvent], session id: String) throws {
+    package func applyAllowed(_ events: [LifecycleEvent], session id: String) throws {
         let policy = try policy()
         for event in events {
             let now = store.clock.now
@@ -71,7 +73,7 @@ public struct LifecycleEvents {
     /// the background. (The owner's look at an unlocked session marks it visible again, which
     /// would undo a will-resign-active.)
     @discardableResult
-    public func record(_ event: LifecycleEvent, session id: String) throws -> SessionRecord {
+    package func record(_ event: LifecycleEvent, session id: String) throws -> SessionRecord {
         let record = try apply(event, session: id)
         guard record.lifecycle.locked || record.lifecycle.state == .background else { return record }
         let me = probe.current?.pid ?? getpid()
@@ -85,7 +87,7 @@ public struct LifecycleEvents {
 
     /// Every session of the user as a return now would find it (for `status`): one in the
     /// background past the grace is shown locked. Nothing is written.
-    public func sessionsAsReturningNow(policy: SessionLifecycle.Policy) throws -> [SessionRecord] {
+    package func sessionsAsReturningNow(policy: SessionLifecycle.Policy) throws -> [SessionRecord] {
         let now = store.clock.now
         return try store.sessions(user: user).map { session in
             var shown = session
@@ -96,13 +98,13 @@ public struct LifecycleEvents {
 
     /// Signals the process prompting for `record`'s session, if another one does: it ends its
     /// evaluation with appCancel; a gate on a terminal keeps holding it.
-    public func cancelPendingPrompt(of record: SessionRecord) {
+    package func cancelPendingPrompt(of record: SessionRecord) {
         guard let owner = record.promptOwner, owner != probe.current else { return }
         probe.cancelPrompt(of: owner)
     }
 
     /// How long a `touchgate shell` owner gets to answer.
-    public static let ownerTimeout = 3.0
+    package static let ownerTimeout = 3.0
 
     private struct Skipped: Error {}
 }

@@ -1,3 +1,7 @@
+import TouchGateCore
+import TouchGateStore
+import TouchGateSystem
+
 /// The ledger of the gate when the store cannot be read: in memory, for this process only.
 ///
 /// Without the store nothing can be counted durably and nothing of the store's can be trusted,

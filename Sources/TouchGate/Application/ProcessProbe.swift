@@ -1,11 +1,12 @@
 import Glibc
+import TouchGateSystem
 
 /// What the use cases know and do about processes: which one this is, whether one is on a
 /// terminal, whether a claim's owner still runs, and ending its prompt.
 ///
 /// Injected so that a use case never reads `getpid()` or sends a signal on its own; the one
 /// implementation is ``SystemProcessProbe`` (tests drive it with real child processes).
-public protocol ProcessProbe: Sendable {
+package protocol ProcessProbe: Sendable {
     /// This process, as a claim names it.
     var current: ProcessIdentity? { get }
     /// The pid this process claims prompts as.
@@ -21,18 +22,18 @@ public protocol ProcessProbe: Sendable {
 /// The processes of this machine, through /proc and `kill`.
 ///
 /// The corresponding C functions are `getpid` and `kill`.
-public struct SystemProcessProbe: ProcessProbe {
-    public init() {}
+package struct SystemProcessProbe: ProcessProbe {
+    package init() {}
 
-    public var current: ProcessIdentity? { ProcessIdentity.current }
+    package var current: ProcessIdentity? { ProcessIdentity.current }
 
-    public var currentPID: Int32 { getpid() }
+    package var currentPID: Int32 { getpid() }
 
-    public func hasControllingTerminal(_ pid: Int32) -> Bool? { ProcessIdentity.hasControllingTerminal(pid) }
+    package func hasControllingTerminal(_ pid: Int32) -> Bool? { ProcessIdentity.hasControllingTerminal(pid) }
 
-    public func isAlive(_ process: ProcessIdentity) -> Bool { process.isAlive }
+    package func isAlive(_ process: ProcessIdentity) -> Bool { process.isAlive }
 
-    public func cancelPrompt(of process: ProcessIdentity) {
+    package func cancelPrompt(of process: ProcessIdentity) {
         // Checked again just before: a pid whose start time no longer matches is another process.
         guard process.pid != getpid(), process.isAlive else { return }
         kill(process.pid, SIGUSR1)

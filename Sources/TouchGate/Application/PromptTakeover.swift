@@ -1,3 +1,6 @@
+import TouchGateCore
+import TouchGateSystem
+
 /// Whether a gate takes a session's prompt from its live owner without waiting: when the user
 /// cannot reach the owner.
 ///
@@ -6,9 +9,9 @@
 /// a gate on a terminal takes over from it. Any other owner is waited for (until Enter at the
 /// waiting gate, ``GateStateMachine/ownerWaitEnded(sessionLocked:takeOver:)``). A policy of the
 /// application over the prompt's claim (``PromptHold``), not of the gate's machine.
-public enum PromptTakeover {
+package enum PromptTakeover {
     /// Whether a gate claiming as `claimant` takes the prompt from live `owner` (claimed as `kind`).
-    public static func takesOver(
+    package static func takesOver(
         from owner: ProcessIdentity, kind: PromptClaimKind?, as claimant: PromptClaimKind,
         processes: any ProcessProbe = SystemProcessProbe()
     ) -> Bool {

@@ -1,5 +1,8 @@
+import TouchGateCore
+import TouchGateStore
+
 /// What a change must be authorized by before it is made.
-public enum Authorization: Equatable, Sendable {
+package enum Authorization: Equatable, Sendable {
     /// A device-owner evaluation (the biometric factor, else the passcode), asked for `reason`.
     case deviceOwner(reason: String)
     /// The passcode alone, for `purpose` (its audit entries), asked for `reason`.
@@ -15,15 +18,15 @@ public enum Authorization: Equatable, Sendable {
 /// strengthens it needs nothing); `reset` needs the passcode, except for root; `unenroll` needs
 /// the passcode. The evaluation itself is the injected `authorize` port (the CLI's prompts), run
 /// only when a rule asks for it.
-public struct SettingChanges {
-    public let store: Store
-    public let user: String
+package struct SettingChanges {
+    package let store: Store
+    package let user: String
     /// The session the change is made from (in the audit log).
-    public let session: String?
+    package let session: String?
     /// Runs the evaluation `Authorization` names: `nil` for a success, else why it failed.
-    public let authorize: (Authorization) throws -> AuthError?
+    package let authorize: (Authorization) throws -> AuthError?
 
-    public init(store: Store, user: String, session: String?, authorize: @escaping (Authorization) throws -> AuthError?) {
+    package init(store: Store, user: String, session: String?, authorize: @escaping (Authorization) throws -> AuthError?) {
         self.store = store
         self.user = user
         self.session = session
@@ -31,18 +34,18 @@ public struct SettingChanges {
     }
 
     /// How `enable` / `disable` ended.
-    public struct Toggle: Equatable, Sendable {
+    package struct Toggle: Equatable, Sendable {
         /// Why the change was refused, or `nil`.
-        public var error: AuthError?
+        package var error: AuthError?
         /// Whether the lock is on now.
-        public var enabled: Bool
+        package var enabled: Bool
         /// The lock was already so: nothing asked, nothing changed.
-        public var already: Bool
+        package var already: Bool
     }
 
     /// `enable` (`true`) / `disable` (`false`): the setting changes only after a successful
     /// device-owner evaluation.
-    public func toggle(_ enabled: Bool, reason: String? = nil) throws -> Toggle {
+    package func toggle(_ enabled: Bool, reason: String? = nil) throws -> Toggle {
         if try store.user(user).enabled == enabled { return Toggle(error: nil, enabled: enabled, already: true) }
         let error = try authorize(.deviceOwner(reason: reason ?? (enabled ? "turn the touchgate lock on" : "turn the touchgate lock off")))
         if error == nil { try store.setEnabled(enabled, user: user, session: session) }
@@ -55,7 +58,7 @@ public struct SettingChanges {
     ///
     /// Whether the change weakens the lock is judged on the values in effect (the system
     /// policy's where the store holds a weaker one).
-    public func set(_ key: Configuration.Key, to text: String, reason: String? = nil, actor: String?) throws -> Result<Configuration, AuthError> {
+    package func set(_ key: Configuration.Key, to text: String, reason: String? = nil, actor: String?) throws -> Result<Configuration, AuthError> {
         let stored = try store.storedConfiguration(user: user)
         var updated = stored
         try updated.set(key, to: text)
@@ -72,7 +75,7 @@ public struct SettingChanges {
     /// `reset`: clears lockout and throttling after the passcode; `callerIsRoot` (the process
     /// ran as root when it started, before it became the user to open the store) needs none.
     /// `actor`, who asked, is in the audit entry.
-    public func reset(reason: String? = nil, callerIsRoot: Bool, actor: String? = nil) throws -> AuthError? {
+    package func reset(reason: String? = nil, callerIsRoot: Bool, actor: String? = nil) throws -> AuthError? {
         if !callerIsRoot, let error = try authorize(.passcode(purpose: .reset, reason: reason ?? "reset the lockout counters")) {
             return error
         }
@@ -81,7 +84,7 @@ public struct SettingChanges {
     }
 
     /// `unenroll`: removes the biometric enrollment after the passcode.
-    public func unenroll(reason: String? = nil) throws -> AuthError? {
+    package func unenroll(reason: String? = nil) throws -> AuthError? {
         if let error = try authorize(.passcode(purpose: .unenroll, reason: reason ?? "remove the biometric enrollment")) {
             return error
         }

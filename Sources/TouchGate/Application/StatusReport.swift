@@ -1,15 +1,19 @@
+import TouchGateCore
+import TouchGateStore
+import TouchGateSystem
+
 /// `touchgate status`: what one user's store (or the system ledger) holds now, as one JSON
 /// object and as the lines a person reads, worked out here once so the CLI only prints it.
 ///
 /// The sessions are shown as a return now would find them (a background session past its
 /// grace is locked); the ledger (`system`) has no lock to turn on, no enrollment, no sessions
 /// and no watcher, and counts remote hosts' passcode tries apart (docs/security.md).
-public struct StatusReport {
-    public var json: JSONValue
-    public var text: String
+package struct StatusReport {
+    package var json: JSONValue
+    package var text: String
 
     /// The status of user `name` in `store`; `ledger`: the store is the system ledger.
-    public static func read(store: Store, user name: String, ledger: Bool, probe: any ProcessProbe) throws -> StatusReport {
+    package static func read(store: Store, user name: String, ledger: Bool, probe: any ProcessProbe) throws -> StatusReport {
         let record = try store.user(name)
         let stored = try store.storedConfiguration(user: name)
         let configuration = store.systemPolicy.effective(stored)
@@ -89,7 +93,7 @@ public struct StatusReport {
     /// `attemptsLeft` (per factor: wrong tries left before the biometric lockout, or before the
     /// passcode's next wait; `null`: no biometric factor, or no wait will come) and
     /// `passcodeDelaySeconds` (that wait), as the store has them now: for `auth` and `status`.
-    public static func attemptsLeft(store: Store, user: String) throws -> [(String, JSONValue)] {
+    package static func attemptsLeft(store: Store, user: String) throws -> [(String, JSONValue)] {
         let record = try store.user(user)
         let configuration = try store.configuration(user: user)
         let lockout = LockoutPolicy(configuration: configuration)
@@ -104,13 +108,13 @@ public struct StatusReport {
 
     /// `{"file": "/etc/touchgate.conf", "overridden": {KEY: stored value}}`: the keys whose
     /// stored value is weaker than the system policy allows, so the file's is in effect.
-    public static func systemPolicyNote(_ keys: [Configuration.Key], stored: Configuration) -> JSONValue {
+    package static func systemPolicyNote(_ keys: [Configuration.Key], stored: Configuration) -> JSONValue {
         .object([("file", .string(SystemPolicy.path)),
                  ("overridden", .object(keys.map { ($0.rawValue, stored.jsonValue(of: $0)) }))])
     }
 
     /// `# grace-seconds=300 is stored, weaker than /etc/touchgate.conf allows: 60 is in effect`.
-    public static func overriddenLine(_ key: Configuration.Key, stored: Configuration, effective: Configuration) -> String {
+    package static func overriddenLine(_ key: Configuration.Key, stored: Configuration, effective: Configuration) -> String {
         "# \(key.rawValue)=\(stored.value(of: key)) is stored, weaker than \(SystemPolicy.path) allows: "
             + "\(effective.value(of: key)) is in effect"
     }
@@ -118,7 +122,7 @@ public struct StatusReport {
     /// `touchgate --system status` without a user: every user of the ledger with a failure
     /// counted (the local keyboard's and remote hosts' budgets apart) or a lockdown, when each can
     /// try again and why the passcode is required, as `faillock` lists them.
-    public static func ledger(_ store: Store) throws -> StatusReport {
+    package static func ledger(_ store: Store) throws -> StatusReport {
         let now = store.clock.now
         let schemaVersion = try store.schemaVersion()
         let storeID = try store.storeID()

@@ -1,5 +1,5 @@
 /// The tmux hooks `touchgate tmux-conf` installs, each mapped to lifecycle events.
-public enum TmuxHook: String, Sendable, CaseIterable {
+package enum TmuxHook: String, Sendable, CaseIterable {
     case sessionCreated = "session-created"
     /// A client was given a session: attach, new-session, switch-client.
     case clientSessionChanged = "client-session-changed"
@@ -18,26 +18,26 @@ public enum TmuxHook: String, Sendable, CaseIterable {
 /// Hooks fire in orders iOS never produces (a detach straight from active): an event the state
 /// does not allow is skipped, never forced (``LifecycleEvents/applyAllowed(_:session:)``), so no
 /// hook can unlock anything.
-public struct TmuxHookEvents {
-    public let events: LifecycleEvents
+package struct TmuxHookEvents {
+    package let events: LifecycleEvents
     /// The tmux server's pid (the second field of `$TMUX`): it names the sessions.
-    public let server: String?
+    package let server: String?
     /// The server's socket (the first field of `$TMUX`, when absolute): what `touchgate watch`
     /// locks the clients through.
-    public let socket: String?
+    package let socket: String?
 
-    public init(events: LifecycleEvents, server: String?, socket: String?) {
+    package init(events: LifecycleEvents, server: String?, socket: String?) {
         self.events = events
         self.server = server
         self.socket = socket.flatMap { $0.hasPrefix("/") ? $0 : nil }
     }
 
     /// The touchgate session id of tmux session `tmuxID` (`$3`) on this server.
-    public func sessionID(_ tmuxID: String) -> String { "tmux-\(server ?? "0")-\(tmuxID)" }
+    package func sessionID(_ tmuxID: String) -> String { "tmux-\(server ?? "0")-\(tmuxID)" }
 
     /// Carries out `hook` for `client`; `tmuxSession` is the hook's session (`#{session_id}`),
     /// which session-created and client-session-changed need (the caller checks it is there).
-    public func handle(_ hook: TmuxHook, client: String, session tmuxSession: String?) throws {
+    package func handle(_ hook: TmuxHook, client: String, session tmuxSession: String?) throws {
         let store = events.store
         switch hook {
         case .sessionCreated:

@@ -1,7 +1,9 @@
+import TouchGateCore
+
 extension WatchSessions.Report {
     /// `touchgate --json lock`'s object: the sessions locked, the owners that confirmed their
     /// cover and those that did not, the tmux sockets locked.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .object([
             ("sessions", .array(sessions.map { record in
                 .object([("session", .string(record.id)), ("state", .string(record.lifecycle.state.rawValue)),
@@ -14,7 +16,7 @@ extension WatchSessions.Report {
     }
 
     /// `touchgate lock`'s lines: what was locked and covered.
-    public var text: String {
+    package var text: String {
         "locked \(sessions.count) session(s)" + (sessions.isEmpty ? "" : ": " + sessions.map(\.id).joined(separator: ", "))
             + "\ncovered \(owners.confirmed.count) touchgate shell terminal(s); locked \(tmuxSockets.count) tmux server(s)"
     }

@@ -1,6 +1,9 @@
+import TouchGateCore
+import TouchGateStore
+
 /// What the watcher and `touchgate lock` do outside the store when they send sessions away: the
 /// terminal owners and the tmux servers, I/O that ``WatchSessions`` orders but does not do.
-public protocol WatchEffects {
+package protocol WatchEffects {
     /// Has every running `touchgate shell` of the user (or only those holding session `id`) look
     /// at its session now and cover its terminal; returns when each answered or its time ran out.
     func coverShellOwners(session id: String?) -> OwnerChannel.LockResult
@@ -17,19 +20,19 @@ public protocol WatchEffects {
 ///
 /// The decisions of when are ``WatchStateMachine``'s and the bus is the watcher's; this is what
 /// happens to the sessions, by the store's clock, with prompts ended through the ``ProcessProbe``.
-public final class WatchSessions {
-    public let events: LifecycleEvents
-    public let effects: any WatchEffects
+package final class WatchSessions {
+    package let events: LifecycleEvents
+    package let effects: any WatchEffects
     /// The sessions this watcher sent to the background: the ones a resume or Unlock brings back.
-    public private(set) var backgrounded: [String] = []
+    package private(set) var backgrounded: [String] = []
 
-    public init(events: LifecycleEvents, effects: any WatchEffects) {
+    package init(events: LifecycleEvents, effects: any WatchEffects) {
         self.events = events
         self.effects = effects
     }
 
     /// What sent the sessions away, as the audit log names it (and a gate it interrupted says).
-    public enum Cause: String, Sendable {
+    package enum Cause: String, Sendable {
         case screenLock = "screen-lock"
         case suspend
         /// `touchgate lock`.
@@ -46,13 +49,13 @@ public final class WatchSessions {
     }
 
     /// What ``sendAllToBackground(cause:session:)`` did.
-    public struct Report: Sendable {
+    package struct Report: Sendable {
         /// The sessions marked, as written.
-        public var sessions: [SessionRecord] = []
+        package var sessions: [SessionRecord] = []
         /// The owners told to look, and how they answered.
-        public var owners = OwnerChannel.LockResult()
+        package var owners = OwnerChannel.LockResult()
         /// The tmux sockets locked (`lock-server`, or `lock-session` for one session).
-        public var tmuxSockets: [String] = []
+        package var tmuxSockets: [String] = []
     }
 
     /// Every session of the user (or only session `id`) to the background and locked in one
@@ -63,7 +66,7 @@ public final class WatchSessions {
     /// When the store fails nothing is marked (one transaction); what can be covered still is,
     /// and the error is thrown.
     @discardableResult
-    public func sendAllToBackground(cause: Cause, session id: String? = nil) throws -> Report {
+    package func sendAllToBackground(cause: Cause, session id: String? = nil) throws -> Report {
         let store = events.store
         var report = Report()
         let done: [BackgroundedSession]
@@ -100,7 +103,7 @@ public final class WatchSessions {
     /// First every owner is told to look at its session again (``WatchEffects/coverShellOwners(session:)``):
     /// one that did not confirm its cover at the suspend (stuck, unreachable) is covered now,
     /// before the sessions come back.
-    public func bringAllToForeground() throws {
+    package func bringAllToForeground() throws {
         guard !backgrounded.isEmpty else { return }
         _ = effects.coverShellOwners(session: nil)
         let store = events.store

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateCore
 
 extension AuthContext {
     /// Evaluates `policy`, asking for credentials as needed; returns on success and throws its

@@ -1,4 +1,9 @@
 import Synchronization
+import TouchGateCore
+import TouchGatePAM
+import TouchGateStore
+import TouchGateSystem
+import TouchGateTerminal
 
 /// An authentication context, after `LAContext`: evaluates a policy for one user against the
 /// PAM stacks named in the store's configuration, keeping the lockout counts in the store.

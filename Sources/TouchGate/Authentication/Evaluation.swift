@@ -1,4 +1,7 @@
 import Synchronization
+import TouchGateCore
+import TouchGateSystem
+import TouchGateTerminal
 
 /// The driver of one evaluation: performs the actions of its ``EvaluationStateMachine`` (the
 /// ledger's admissions and settlements, the checks, the prompts' lines) and feeds their results

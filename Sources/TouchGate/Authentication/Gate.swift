@@ -1,27 +1,29 @@
 import Glibc
+import TouchGateCore
+import TouchGateStore
 
 /// The gate over one locked session: drives a ``GateStateMachine`` with its ledger (the
 /// prompt's claim, the unlock: the store's, or when the store cannot be read an
 /// ``OfflineLedger``'s, which claims and unlocks nothing) and the context's evaluations, and a
 /// ``GateScreen`` for the rest. Nothing else steps the machine.
-public final class Gate {
+package final class Gate {
     let ledger: any AttemptLedger
-    public let session: String
-    public let context: AuthContext
+    package let session: String
+    package let context: AuthContext
     let scripted: Bool
     /// The reason each evaluation shows; the CLI names the session as the user knows it.
-    public var reason: String
+    package var reason: String
     /// What this gate claims the prompt as.
-    public let kind: PromptClaimKind
+    package let kind: PromptClaimKind
     /// Ctrl-C ends the gate (userCancel) instead of clearing the line (``GateStateMachine/cancelable``).
-    public var cancelable = false
+    package var cancelable = false
     let processes: any ProcessProbe
 
     /// - Parameter context: evaluates device-owner for the session's user in `store`; its
     ///   interrupter is the one the screen's signals post to.
     /// - Parameter kind: ``PromptClaimKind/tmuxPane`` for a gate in a tmux pane's shell, which
     ///   the tmux client's own gate takes over.
-    public convenience init(
+    package convenience init(
         store: Store, session: String, context: AuthContext, scripted: Bool, kind: PromptClaimKind = .gate,
         processes: any ProcessProbe = SystemProcessProbe()
     ) {
@@ -48,7 +50,7 @@ public final class Gate {
     /// The driver switches on each action of the machine where the input that returned it was
     /// given, and carries it out there; every path back to an earlier step is one of two: claim
     /// the prompt again (the `claiming` loop) or evaluate again (the `evaluating` loop).
-    public func run(on screen: any GateScreen) throws -> GateEnd {
+    package func run(on screen: any GateScreen) throws -> GateEnd {
         var machine = GateStateMachine(scripted: scripted, cancelable: cancelable)
         let hold = PromptHold(ledger: ledger, session: session, user: user, kind: kind, probe: processes)
         defer { hold.release() }

@@ -7,7 +7,7 @@ extension InvocationContext {
     /// else /bin/sh. Nothing can cut it short: no rc file runs before the owner.
     ///
     /// The corresponding C functions are `fopen`, `fgets` and `access`.
-    public func loginShell(shells: String = "/etc/shells") -> String {
+    package func loginShell(shells: String = "/etc/shells") -> String {
         func lines(_ path: String) -> [String] {
             guard let file = fopen(path, "r") else { return [] }
             defer { fclose(file) }

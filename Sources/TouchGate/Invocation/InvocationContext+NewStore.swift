@@ -1,3 +1,6 @@
+import TouchGateStore
+import TouchGateSystem
+
 extension InvocationContext {
     /// What to say when `store` was made by this process while the session's integration reads
     /// a store (`TOUCHGATE_HOOK_STORE`, the path the snippets export), or `nil`.
@@ -12,7 +15,7 @@ extension InvocationContext {
     /// `forSnippet`: the store was made to generate a snippet, which will read it; that is said
     /// even outside an integrated session (an rc file that eval's `shell-init` after the store
     /// was deleted shows it there).
-    public func newStoreNotice(_ store: Store, forSnippet: Bool = false) -> String? {
+    package func newStoreNotice(_ store: Store, forSnippet: Bool = false) -> String? {
         guard store.createdByThisProcess else { return nil }
         var notice = "made a new store at \(store.path.escapedForMessage) (lock off)"
         let hooks = nonEmpty("TOUCHGATE_HOOK_STORE")

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateCore
 
 extension InvocationContext {
     /// The program `touchgate shell` runs, its path and argument vector: `program` as given
@@ -7,7 +8,7 @@ extension InvocationContext {
     /// with `-` (login, sshd and su start it so). Exit 65 for a program not in `PATH`.
     ///
     /// The corresponding C functions are `getpwuid` and `access`.
-    public func programToRun(_ program: [String], login: Bool) throws(UsageError) -> (path: String, argv: [String]) {
+    package func programToRun(_ program: [String], login: Bool) throws(UsageError) -> (path: String, argv: [String]) {
         if let first = program.first {
             guard let path = findInPath(first) else {
                 throw UsageError("shell: no program '\(first.escapedForMessage)' in PATH", exitCode: .badValue)
@@ -29,7 +30,7 @@ extension InvocationContext {
     /// name in `PATH` (`/usr/local/bin:/usr/bin:/bin` when unset).
     ///
     /// The corresponding C functions are `access` and `stat`.
-    public func findInPath(_ name: String) -> String? {
+    package func findInPath(_ name: String) -> String? {
         if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
         for directory in (self["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
             let candidate = "\(directory)/\(name)"

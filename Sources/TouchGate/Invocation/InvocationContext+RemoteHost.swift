@@ -1,4 +1,4 @@
 extension InvocationContext {
     /// The remote host when this is a remote session, from the SSH variables (``RemoteHost``).
-    public var remoteHost: String? { RemoteHost.fromSSH(variables) }
+    package var remoteHost: String? { RemoteHost.fromSSH(variables) }
 }

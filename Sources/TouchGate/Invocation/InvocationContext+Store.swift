@@ -1,10 +1,12 @@
 import Glibc
 import TouchGateSystem
+import TouchGateCore
+import TouchGateStore
 
 extension InvocationContext {
     /// The store path: the system ledger with `--system`, then `--store`, then `TOUCHGATE_STORE`,
     /// then (root naming another user) that user's own store, then the XDG default.
-    public var storePath: String {
+    package var storePath: String {
         get throws(StoreError) {
             if system { return PAMHostRequest.systemStorePath }
             if let path = namedStorePath { return path }
@@ -17,7 +19,7 @@ extension InvocationContext {
     }
 
     /// The store named explicitly: `--store`, else `TOUCHGATE_STORE`; empty means neither.
-    public var namedStorePath: String? {
+    package var namedStorePath: String? {
         (storeOption ?? self["TOUCHGATE_STORE"]).flatMap { $0.isEmpty ? nil : $0 }
     }
 
@@ -25,7 +27,7 @@ extension InvocationContext {
     /// own store, found through their home directory, never a new store under root's home.
     ///
     /// The corresponding C function is `getpwnam`.
-    public func storeOfUserForRoot() -> String? {
+    package func storeOfUserForRoot() -> String? {
         guard effectiveUser == 0, let name = namedUser, name != invokingUserName() else { return nil }
         // A name the system does not know (a store's own user, such as a test's) keeps the default store.
         guard let entry = getpwnam(name) else { return nil }
@@ -36,7 +38,7 @@ extension InvocationContext {
     /// Whether this is an administrator's command: `--system`, or root opening another user's own
     /// store (``storeOfUserForRoot()``, no store named). A store named explicitly is the store's
     /// own user's, whoever runs the command and whatever accounts the host has.
-    public var isAdministratorsCommand: Bool {
+    package var isAdministratorsCommand: Bool {
         if system { return true }
         guard namedStorePath == nil else { return false }
         return storeOfUserForRoot() != nil
@@ -48,7 +50,7 @@ extension InvocationContext {
     /// Nothing happens for any other store.
     ///
     /// The corresponding C functions are `stat`, `initgroups`, `setgid` and `setuid`.
-    public func actAsTheUserWhoseStoreThisIs(_ path: String) throws(StoreError) {
+    package func actAsTheUserWhoseStoreThisIs(_ path: String) throws(StoreError) {
         guard !system, namedStorePath == nil, let expected = storeOfUserForRoot(), expected == path,
               let name = namedUser, let entry = getpwnam(name) else { return }
         var information = stat()

@@ -1,13 +1,14 @@
 import Glibc
 import TouchGateSystem
+import TouchGateCore
 
 extension InvocationContext {
     /// The user named: `--user`, else `TOUCHGATE_USER` (`nil` when neither).
-    public var namedUser: String? { userOption ?? self["TOUCHGATE_USER"] }
+    package var namedUser: String? { userOption ?? self["TOUCHGATE_USER"] }
 
     /// The user: `--user`, then `TOUCHGATE_USER`, then the invoking user; a name that is not a
     /// valid user name (``isValidUserName(_:)``) is exit 65.
-    public var user: String {
+    package var user: String {
         get throws(UsageError) {
             guard let name = namedUser ?? invokingUserName(), !name.isEmpty else {
                 throw UsageError("cannot tell the invoking user; pass --user NAME")
@@ -22,7 +23,7 @@ extension InvocationContext {
     /// Whether `name` may be a user name, wherever one enters (the command line, the PAM
     /// module's start frame): 1 to 256 bytes, printable (``TerminalText/isPrintable(_:)``), no
     /// `:` (the password database's separator) and no `/` (it names files).
-    public static func isValidUserName(_ name: String) -> Bool {
+    package static func isValidUserName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 256 && TerminalText.isPrintable(name)
             && !name.unicodeScalars.contains(where: { $0 == ":" || $0 == "/" })
     }
@@ -34,7 +35,7 @@ extension InvocationContext {
     /// acting on a user's store becomes that user).
     ///
     /// The corresponding C function is `getpwuid`.
-    public func invokingActor() -> String? {
+    package func invokingActor() -> String? {
         guard let name = invokingUserName() else { return nil }
         guard isAdministratorsCommand else { return name }
         var notes: [String] = []
@@ -53,13 +54,13 @@ extension InvocationContext {
 /// The name of the user this process runs as.
 ///
 /// The corresponding C function is `getpwuid`.
-public func invokingUserName() -> String? {
+package func invokingUserName() -> String? {
     guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return nil }
     return String(cString: name)
 }
 
 /// The controlling terminal's path (for `PAM_TTY` and the default session id), if any.
-public func terminalName() -> String? {
+package func terminalName() -> String? {
     for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
         if let name = ttyname(descriptor) { return String(cString: name) }
     }

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// What one touchgate invocation stands in: the global options its command line gave and the
 /// environment it runs in, resolved by one set of rules (the store path, the user, the session
@@ -9,19 +10,19 @@ import Glibc
 /// the rules: `+Store` (which store, root's drop of privileges), `+User` (the user and its
 /// validity, who runs the command), `+Session` (session ids, pane or gate, tmux sockets),
 /// `+RemoteHost`.
-public struct InvocationContext: Sendable {
+package struct InvocationContext: Sendable {
     /// `--store PATH`.
-    public var storeOption: String?
+    package var storeOption: String?
     /// `--user NAME`.
-    public var userOption: String?
+    package var userOption: String?
     /// `--system`: the system ledger instead of a user store.
-    public var system: Bool
+    package var system: Bool
     /// The environment's variables (the process's own unless a test gives others).
     let variables: @Sendable (String) -> String?
     /// The user this process runs as (`geteuid()`): root may act on another user's store.
     let effectiveUser: uid_t
 
-    public init(storeOption: String? = nil, userOption: String? = nil, system: Bool = false,
+    package init(storeOption: String? = nil, userOption: String? = nil, system: Bool = false,
                 variables: @escaping @Sendable (String) -> String? = { ProcessEnvironment.current[$0] },
                 effectiveUser: uid_t = geteuid()) {
         self.storeOption = storeOption
@@ -32,7 +33,7 @@ public struct InvocationContext: Sendable {
     }
 
     /// The variable `name` of the environment, `nil` when unset.
-    public subscript(name: String) -> String? { variables(name) }
+    package subscript(name: String) -> String? { variables(name) }
 
     /// The variable `name` when it is set and not empty.
     func nonEmpty(_ name: String) -> String? {

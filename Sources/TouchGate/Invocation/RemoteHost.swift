@@ -4,10 +4,10 @@ import Glibc
 /// The CLI has its environment (the SSH variables sshd sets); the PAM helper has the host's
 /// `PAM_RHOST` and its terminal (a login record, utmp, for it). A remote session is refused the
 /// biometric factor of this machine, and its host goes to `PAM_RHOST` and into messages.
-public enum RemoteHost {
+package enum RemoteHost {
     /// From the SSH variables: the first word of `SSH_CONNECTION` (or `SSH_CLIENT`), or `unknown`
     /// when only `SSH_TTY` says so; `nil` for a local session. Only address characters are kept.
-    public static func fromSSH(_ variable: (String) -> String?) -> String? {
+    package static func fromSSH(_ variable: (String) -> String?) -> String? {
         for name in ["SSH_CONNECTION", "SSH_CLIENT"] {
             guard let value = variable(name), let first = value.split(separator: " ").first else { continue }
             let address = String(first.unicodeScalars.filter {
@@ -21,7 +21,7 @@ public enum RemoteHost {
 
     /// From a PAM host: `PAM_RHOST` when set, else the host of a login record (utmp) for the
     /// terminal device `terminalPath` (an SSH session on it); `nil` for a local host.
-    public static func fromPAM(rhost: String, terminalPath: String?, loginHost: (String) -> String? = loginHost(onTerminal:)) -> String? {
+    package static func fromPAM(rhost: String, terminalPath: String?, loginHost: (String) -> String? = loginHost(onTerminal:)) -> String? {
         if !rhost.isEmpty { return rhost }
         return terminalPath.flatMap(loginHost)
     }
@@ -30,7 +30,7 @@ public enum RemoteHost {
     /// when it is not a local display.
     ///
     /// The corresponding C functions are `setutxent`, `getutxent` and `endutxent`.
-    public static func loginHost(onTerminal path: String) -> String? {
+    package static func loginHost(onTerminal path: String) -> String? {
         let line = String(path.dropFirst("/dev/".count))
         setutxent()
         defer { endutxent() }

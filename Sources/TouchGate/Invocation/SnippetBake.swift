@@ -1,3 +1,5 @@
+import TouchGateCore
+
 /// What a generated snippet (`tmux-conf`, `shell-init`) carries from where it was generated: the
 /// `touchgate` command line (the binary and the global options) with where each value came
 /// from, and what became of the store whose id it carries.
@@ -5,24 +7,24 @@
 /// The snippet is sourced long after, in other environments, so its first lines say all of this
 /// and how to generate it again: a user who later sets `TOUCHGATE_STORE` or moves the binary
 /// learns from the file itself that it still runs the old ones.
-public struct SnippetBake: Sendable {
+package struct SnippetBake: Sendable {
     /// The binary the snippet's commands run (this one) and `--store` (from the root),
     /// `--store-id`, `--user`, `--pam-confdir`.
-    public var line: TouchGateCommandLine
+    package var line: TouchGateCommandLine
     /// Where each option's value came from, by option (`--store`, `TOUCHGATE_STORE`, ...).
-    public var sources: [String: String] = [:]
+    package var sources: [String: String] = [:]
     /// This generation made the store (it did not exist): a new store, with the lock off.
-    public var madeStore = false
+    package var madeStore = false
     /// Why the store could not be opened to read its id; the snippet then carries none.
-    public var storeProblem: String?
+    package var storeProblem: String?
 
-    public init(line: TouchGateCommandLine) {
+    package init(line: TouchGateCommandLine) {
         self.line = line
     }
 
     /// Sets `option`'s value (through `keyPath`) from `given` (the command line), else from the
     /// environment's `variable`, noting which.
-    public mutating func take(_ keyPath: WritableKeyPath<TouchGateCommandLine, String?>, _ option: String, given: String?,
+    package mutating func take(_ keyPath: WritableKeyPath<TouchGateCommandLine, String?>, _ option: String, given: String?,
                               variable: String, from environment: (String) -> String?) {
         if let given {
             line[keyPath: keyPath] = given
@@ -34,13 +36,13 @@ public struct SnippetBake: Sendable {
     }
 
     /// The command line the snippet's commands start with.
-    public var command: String { line.shellCommand([]) }
+    package var command: String { line.shellCommand([]) }
 
     /// Comment lines for the top of a snippet made by `touchgate ARGUMENTS...`: what it carries
     /// and from where, what an option it does not carry means, and the command that generates it
     /// again with the same values. Every line goes through ``TerminalText``, so no line break or
     /// control character in a value can end the comment (the snippet is sourced or eval'd).
-    public func comment(generatedBy arguments: [String]) -> String {
+    package func comment(generatedBy arguments: [String]) -> String {
         var lines = ["# Baked in from where this was generated:",
                      "#   binary \(line.executable)   (the touchgate that generated it)"]
         for (option, value) in line.options {

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 extension OwnerChannel {
     /// Every `touchgate shell` of `uid` with a socket in `directories` now, found by the sockets'
@@ -9,7 +10,7 @@ extension OwnerChannel {
     /// as to those the store lists. The directories are the user's own
     /// (``OwnerChannelDirectory``), and ``lock(_:uid:directories:timeout:)`` checks each
     /// listener's credentials all the same. Owners no longer running are left out.
-    public static func running(uid: uid_t = geteuid(), directories: [String] = OwnerChannelDirectory.current) -> [ProcessIdentity] {
+    package static func running(uid: uid_t = geteuid(), directories: [String] = OwnerChannelDirectory.current) -> [ProcessIdentity] {
         var found: [ProcessIdentity] = []
         for directory in directories {
             for owner in listed(in: directory, uid: uid) where owner.isAlive && !found.contains(owner) { found.append(owner) }

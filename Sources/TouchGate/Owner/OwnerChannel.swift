@@ -1,5 +1,6 @@
 import Glibc
 import TouchGateSystem
+import TouchGateCore
 
 /// How the watcher, `touchgate event` and `touchgate lock` reach a running `touchgate shell`: a
 /// Unix socket named `PID-START` (the owner's pid and start time, as the store records it,
@@ -13,12 +14,12 @@ import TouchGateSystem
 /// forge) and goes on only when they are the user's uid and the pid of the owner it means to
 /// reach. Any other listener is skipped at once, never waited for. (The channel was once an
 /// abstract name, which any account may bind first: issue 30.)
-public enum OwnerChannel {
+package enum OwnerChannel {
     /// The socket's file name for `owner`.
     static func fileName(_ owner: ProcessIdentity) -> String { "\(owner.pid)-\(owner.startTime)" }
 
     /// The socket's path for `owner` in `directory`.
-    public static func path(owner: ProcessIdentity, directory: String) -> String {
+    package static func path(owner: ProcessIdentity, directory: String) -> String {
         directory + "/" + fileName(owner)
     }
 
@@ -40,7 +41,7 @@ public enum OwnerChannel {
     /// terminal no one can cover). Sockets in `directory` of owners that are gone are removed.
     ///
     /// The corresponding C functions are `socket`, `bind` and `listen`.
-    public static func listen(owner: ProcessIdentity, directory: String) throws(OwnerChannelFailure) -> Int32 {
+    package static func listen(owner: ProcessIdentity, directory: String) throws(OwnerChannelFailure) -> Int32 {
         let path = path(owner: owner, directory: directory)
         guard let (address, length) = address(path) else {
             throw OwnerChannelFailure("the channel's path \(path) is longer than a Unix socket's 107 bytes")
@@ -70,12 +71,12 @@ public enum OwnerChannel {
     }
 
     /// Forgets the owner's socket file (the owner ends).
-    public static func remove(owner: ProcessIdentity, directory: String) {
+    package static func remove(owner: ProcessIdentity, directory: String) {
         unlink(path(owner: owner, directory: directory))
     }
 
     /// Accepts one waiting client of the same user (or root); -1 when none is waiting.
-    public static func accept(_ listening: Int32) -> Int32 {
+    package static func accept(_ listening: Int32) -> Int32 {
         while true {
             let client = Glibc.accept(listening, nil, nil)
             guard client >= 0 else { return -1 }
@@ -98,17 +99,17 @@ public enum OwnerChannel {
     }
 
     /// What ``lock(_:uid:directories:timeout:)`` found.
-    public struct LockResult: Equatable, Sendable {
+    package struct LockResult: Equatable, Sendable {
         /// The owners that answered `ok`: their terminal is covered if their session is locked.
-        public var confirmed: [ProcessIdentity] = []
+        package var confirmed: [ProcessIdentity] = []
         /// The owners reached that did not answer in time (stuck, or gone meanwhile).
-        public var unanswered: [ProcessIdentity] = []
+        package var unanswered: [ProcessIdentity] = []
         /// The owners with no socket of their own to reach: none listens at their path, or the
         /// listener there is not the owner (another pid, another uid). Never waited for.
-        public var unreachable: [ProcessIdentity] = []
+        package var unreachable: [ProcessIdentity] = []
 
         /// Every owner that did not confirm.
-        public var notConfirmed: [ProcessIdentity] { unanswered + unreachable }
+        package var notConfirmed: [ProcessIdentity] { unanswered + unreachable }
     }
 
     /// Connects to `owner`'s socket in the first of `directories` where the listener is the owner
@@ -138,7 +139,7 @@ public enum OwnerChannel {
     /// `directories`: where to look (``OwnerChannelDirectory/current`` unless a test says).
     ///
     /// The corresponding C functions are `socket`, `connect`, `getsockopt`, `write` and `poll`.
-    public static func lock(_ owners: [ProcessIdentity], uid: uid_t = geteuid(),
+    package static func lock(_ owners: [ProcessIdentity], uid: uid_t = geteuid(),
                             directories: [String] = OwnerChannelDirectory.current, timeout: Double) -> LockResult {
         var result = LockResult()
         var waiting: [(ProcessIdentity, Int32)] = []
@@ -184,7 +185,7 @@ public enum OwnerChannel {
     /// kernel lets no other account send it, so this needs no channel. For the owners
     /// ``lock(_:uid:directories:timeout:)`` could not confirm; the owner answers nothing.
     @discardableResult
-    public static func nudge(_ owner: ProcessIdentity, uid: uid_t = geteuid()) -> Bool {
+    package static func nudge(_ owner: ProcessIdentity, uid: uid_t = geteuid()) -> Bool {
         guard owner.isAlive, realUID(of: owner.pid) == uid else { return false }
         return kill(owner.pid, SIGUSR1) == 0
     }
@@ -199,7 +200,7 @@ public enum OwnerChannel {
     }
 
     /// Answers a client whose request was carried out.
-    public static func acknowledge(_ client: Int32) {
+    package static func acknowledge(_ client: Int32) {
         var line = Array("ok\n".utf8)
         _ = send(client, &line, line.count, Int32(MSG_NOSIGNAL))
         close(client)

@@ -1,5 +1,6 @@
 import Glibc
 import TouchGateSystem
+import TouchGateCore
 
 /// Where the user's `touchgate shell` owners listen (``OwnerChannel``): a directory only the user
 /// can enter, so no other account can bind, replace or even look up a channel there.
@@ -13,10 +14,10 @@ import TouchGateSystem
 ///
 /// `XDG_RUNTIME_DIR` is read from the environment the owner, the watcher and every command already
 /// run in, which lets a test give each of its worlds a directory of its own.
-public enum OwnerChannelDirectory {
+package enum OwnerChannelDirectory {
     /// The candidates in order: `$XDG_RUNTIME_DIR/touchgate` (when `runtimeDirectory` qualifies),
     /// then `/tmp/touchgate-UID`.
-    public static func candidates(runtimeDirectory: String?, uid: uid_t) -> [String] {
+    package static func candidates(runtimeDirectory: String?, uid: uid_t) -> [String] {
         var found: [String] = []
         if var root = runtimeDirectory, root.hasPrefix("/") {
             while root.count > 1, root.hasSuffix("/") { root.removeLast() }
@@ -30,7 +31,7 @@ public enum OwnerChannelDirectory {
     }
 
     /// Why a directory cannot hold the channels, or `nil` when it can.
-    public static func refusal(_ path: String, uid: uid_t) -> String? {
+    package static func refusal(_ path: String, uid: uid_t) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return "cannot use \(path): \(Errno.current)" }
         guard info.st_mode & S_IFMT == S_IFDIR else { return "\(path) is not a directory" }
@@ -43,7 +44,7 @@ public enum OwnerChannelDirectory {
 
     /// The directory an owner listens in: the first candidate that exists or can be made, and
     /// passes the check. Throws the reasons, one line, when none does.
-    public static func prepare(runtimeDirectory: String?, uid: uid_t) throws(OwnerChannelFailure) -> String {
+    package static func prepare(runtimeDirectory: String?, uid: uid_t) throws(OwnerChannelFailure) -> String {
         var reasons: [String] = []
         for directory in candidates(runtimeDirectory: runtimeDirectory, uid: uid) {
             if mkdir(directory, 0o700) != 0, errno != EEXIST {
@@ -61,12 +62,12 @@ public enum OwnerChannelDirectory {
 
     /// The directories a client looks in: every candidate that exists and passes the check (an
     /// owner started where `XDG_RUNTIME_DIR` was unset listens in the fallback). Never creates one.
-    public static func existing(runtimeDirectory: String?, uid: uid_t) -> [String] {
+    package static func existing(runtimeDirectory: String?, uid: uid_t) -> [String] {
         candidates(runtimeDirectory: runtimeDirectory, uid: uid).filter { refusal($0, uid: uid) == nil }
     }
 
     /// ``existing(runtimeDirectory:uid:)`` for this process: its `XDG_RUNTIME_DIR` and effective uid.
-    public static var current: [String] {
+    package static var current: [String] {
         existing(runtimeDirectory: ProcessEnvironment.current["XDG_RUNTIME_DIR"], uid: geteuid())
     }
 }

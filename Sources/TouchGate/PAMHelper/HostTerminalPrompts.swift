@@ -1,3 +1,6 @@
+import TouchGateCore
+import TouchGateTerminal
+
 /// The terminal flow as the host would have it: the reader's wait happens on the terminal, where
 /// the password can be typed meanwhile (``WaitingInput``); every prompt and line that is not part
 /// of such a wait goes through the host's conversation, so a biometric stack without a reader

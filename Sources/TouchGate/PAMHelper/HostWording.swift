@@ -1,3 +1,5 @@
+import TouchGateCore
+
 /// What the PAM helper shows a host besides the stacks' own prompts and lines: as little as
 /// pam_unix does when only the password is asked.
 ///

@@ -1,4 +1,5 @@
 internal import CPAM
+import TouchGateCore
 
 extension ModuleChannel {
     /// The PAM status `pam_touchgate.so` returns for the helper's outcome (`nil`: success): a
@@ -9,7 +10,7 @@ extension ModuleChannel {
     /// The module is C with no Swift runtime, so it holds this table itself
     /// (`status_for_outcome` in PAMModule/pam_touchgate.c); `ModuleProtocolTests` reads the C
     /// table and holds it to this one, one test per code.
-    public static func pamStatus(for code: AuthError.Code?) -> Int32 {
+    package static func pamStatus(for code: AuthError.Code?) -> Int32 {
         switch code {
         case nil: PAM_SUCCESS
         case .authenticationFailed?: PAM_AUTH_ERR

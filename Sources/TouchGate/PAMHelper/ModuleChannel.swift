@@ -1,4 +1,6 @@
 import Glibc
+import TouchGateCore
+import TouchGateSystem
 
 /// The helper's side of the socket pair with `pam_touchgate.so`, in frames: a kind byte, a
 /// two-byte big-endian length, then at most ``maximumPayload`` bytes (`PAMModule/pam_touchgate.h`
@@ -8,8 +10,8 @@ import Glibc
 /// host's conversation). To the module: the prompts and lines to run through the host's
 /// conversation and, last, ``Kind/outcome`` (the evaluation's `LAError` code). Anything else,
 /// or a length out of range, ends the exchange: both sides fail closed.
-public struct ModuleChannel {
-    public enum Kind: UInt8 {
+package struct ModuleChannel {
+    package enum Kind: UInt8 {
         case start = 0x53 // S
         case answer = 0x41 // A
         case noAnswer = 0x4E // N
@@ -21,20 +23,20 @@ public struct ModuleChannel {
     }
 
     /// The largest payload either side sends or accepts (PAM's messages and answers are smaller).
-    public static let maximumPayload = 1024
+    package static let maximumPayload = 1024
 
     /// The descriptor the module hands the helper the socket on.
-    public static let descriptor: Int32 = 3
+    package static let descriptor: Int32 = 3
 
-    public let descriptor: Int32
+    package let descriptor: Int32
 
-    public init(descriptor: Int32 = ModuleChannel.descriptor) {
+    package init(descriptor: Int32 = ModuleChannel.descriptor) {
         self.descriptor = descriptor
     }
 
     /// Sends one frame (a payload too long is cut to ``maximumPayload``); false when the module is gone.
     @discardableResult
-    public func send(_ kind: Kind, _ payload: [UInt8] = []) -> Bool {
+    package func send(_ kind: Kind, _ payload: [UInt8] = []) -> Bool {
         let count = min(payload.count, Self.maximumPayload)
         var frame: [UInt8] = [kind.rawValue, UInt8(count >> 8), UInt8(count & 0xFF)]
         frame += payload.prefix(count)
@@ -65,7 +67,7 @@ public struct ModuleChannel {
 
     /// Reads one whole frame; `nil` at end of stream, on an error, an unknown kind or a length out
     /// of range. The payload wipes itself (``SecureBytes``).
-    public func receive() -> ChannelFrame<Kind>? {
+    package func receive() -> ChannelFrame<Kind>? {
         var header = [UInt8](repeating: 0, count: 3)
         guard StreamSocket.receiveAll(descriptor, &header) else { return nil }
         let count = Int(header[1]) << 8 | Int(header[2])

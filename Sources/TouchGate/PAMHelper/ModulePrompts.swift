@@ -1,3 +1,6 @@
+import TouchGateCore
+import TouchGateTerminal
+
 /// Asks through the host's own conversation: each prompt and line goes to `pam_touchgate.so`,
 /// which runs the host's `pam_conv` (sudo's prompt, a polkit agent, `sudo -S`'s standard input)
 /// and sends the answer back.

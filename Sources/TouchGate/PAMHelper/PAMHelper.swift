@@ -1,4 +1,9 @@
 import Glibc
+import TouchGateCore
+import TouchGatePAM
+import TouchGateStore
+import TouchGateSystem
+import TouchGateTerminal
 
 /// `touchgate-pam-helper`: one `pam_authenticate` of `pam_touchgate.so`, run in a process of its
 /// own so the host never carries a Swift runtime, a thread or a signal handler of touchgate's.
@@ -8,13 +13,13 @@ import Glibc
 /// as `touchgate auth` does (the reader waits while the passcode can be typed); otherwise through
 /// the host's conversation, serially. It ends by sending the outcome's `LAError` code; any
 /// failure before that is a system error the module fails closed on.
-public enum PAMHelper {
+package enum PAMHelper {
     /// What the helper sends when the evaluation could not even run (a store or protocol error).
     static let failureCode: AuthError.Code = .authenticationFailed
 
     /// Runs the helper on the module's socket; returns the exit status (0 once the outcome is
     /// sent, 70 when the module is gone or spoke nonsense, 74 when the store cannot be used).
-    public static func run(channel: ModuleChannel = ModuleChannel()) -> ExitCode {
+    package static func run(channel: ModuleChannel = ModuleChannel()) -> ExitCode {
         guard let start = channel.receive(), start.kind == .start else { return .internalError }
         var items = start.publicBytes
         defer { wipe(&items) }

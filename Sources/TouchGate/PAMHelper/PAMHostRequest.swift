@@ -1,34 +1,37 @@
 import Glibc
+import TouchGateCore
+import TouchGateStore
+import TouchGateTerminal
 
 /// What `pam_touchgate.so` hands the helper: the host's PAM items and the module's `factor=`
 /// option, read strictly from the start frame, and what follows from them (the flow, the store).
 ///
 /// Pure apart from ``terminalIsLocal`` and ``openTerminal()``: the decisions are here once, the
 /// helper only performs them.
-public struct PAMHostRequest: Equatable, Sendable {
+package struct PAMHostRequest: Equatable, Sendable {
     /// Which factor the module's `factor=` option asks for (empty: device owner, both).
-    public enum Factor: String, Sendable { case both = "", biometric, passcode }
+    package enum Factor: String, Sendable { case both = "", biometric, passcode }
 
-    public var user: String
-    public var requestingUser: String
-    public var service: String
-    public var terminal: String
-    public var remoteHost: String
-    public var factor: Factor
+    package var user: String
+    package var requestingUser: String
+    package var service: String
+    package var terminal: String
+    package var remoteHost: String
+    package var factor: Factor
     /// The module found the host asking on the terminal `PAM_TTY` names (its standard input is
     /// that terminal and it is not `sudo -S` or `sudo -A`): only then may the helper ask there.
-    public var hostAsksAtTerminal: Bool
+    package var hostAsksAtTerminal: Bool
     /// The module's `silent` option or the host's `PAM_SILENT`: no counts or delays are shown.
-    public var silent: Bool
+    package var silent: Bool
 
     /// A start frame that is not exactly seven length-prefixed items, or whose user, factor or flags are not valid.
-    public struct Malformed: Error, Equatable, Sendable {
-        public let reason: String
+    package struct Malformed: Error, Equatable, Sendable {
+        package let reason: String
     }
 
     /// The frame's items in the module's order: user, ruser, service, tty, rhost, factor, flags
     /// (the words `terminal` and `silent`, space-separated).
-    public init(startFrame payload: [UInt8]) throws(Malformed) {
+    package init(startFrame payload: [UInt8]) throws(Malformed) {
         var items: [String] = []
         var offset = 0
         while offset < payload.count {
@@ -59,17 +62,17 @@ public struct PAMHostRequest: Equatable, Sendable {
     }
 
     /// The system ledger: where a helper run by a root host (sudo, su, login) counts.
-    public static let systemStorePath = "/var/lib/touchgate/touchgate.sqlite"
+    package static let systemStorePath = "/var/lib/touchgate/touchgate.sqlite"
 
     /// The store to count in: the system ledger when the host runs as root, else the user's own
     /// store (a lock screen running as the user), with the user store's threat model.
-    public static func storePath(effectiveUser: uid_t = geteuid()) -> String? {
+    package static func storePath(effectiveUser: uid_t = geteuid()) -> String? {
         effectiveUser == 0 ? systemStorePath : Store.defaultPath()
     }
 
     /// The terminal device `PAM_TTY` names (`/dev/pts/3`, `pts/3`, `tty1`), or `nil` for an X
     /// display (`:0`), a service name (`ssh`) or nothing.
-    public var terminalPath: String? {
+    package var terminalPath: String? {
         guard !terminal.isEmpty, !terminal.contains(":"), !terminal.contains("..") else { return nil }
         if terminal.hasPrefix("/dev/") { return terminal }
         return terminal.hasPrefix("/") ? nil : "/dev/" + terminal
@@ -77,13 +80,13 @@ public struct PAMHostRequest: Equatable, Sendable {
 
     /// The remote host the biometric factor is refused for: `PAM_RHOST` when set, else the host
     /// of a login record (utmp) for the terminal (``RemoteHost/fromPAM(rhost:terminalPath:loginHost:)``).
-    public var remote: String? { RemoteHost.fromPAM(rhost: remoteHost, terminalPath: terminalPath) }
+    package var remote: String? { RemoteHost.fromPAM(rhost: remoteHost, terminalPath: terminalPath) }
 
     /// Opens the terminal for the terminal flow: a character device that is a terminal, not a
     /// symbolic link; `nil` otherwise (the flow goes through the host's conversation).
     ///
     /// The corresponding C functions are `lstat`, `open` and `isatty`.
-    public func openTerminal() -> TerminalPrompts? {
+    package func openTerminal() -> TerminalPrompts? {
         guard let path = terminalPath else { return nil }
         var information = stat()
         guard lstat(path, &information) == 0, information.st_mode & S_IFMT == S_IFCHR else { return nil }
@@ -94,7 +97,7 @@ public struct PAMHostRequest: Equatable, Sendable {
     /// Whether the account `name` exists (the name service knows it).
     ///
     /// The corresponding C function is `getpwnam_r`.
-    public static func userExists(_ name: String) -> Bool {
+    package static func userExists(_ name: String) -> Bool {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 16384)
@@ -103,7 +106,7 @@ public struct PAMHostRequest: Equatable, Sendable {
 
     /// The session the audit log names each try with: the PAM service, who asked, and from which
     /// terminal (`PAM_TTY`) and remote host.
-    public var auditSession: String {
+    package var auditSession: String {
         "pam:\(service)" + (requestingUser.isEmpty ? "" : " ruser=\(requestingUser)")
             + (terminal.isEmpty ? "" : " tty=\(terminal)") + (remote.map { " rhost=\($0)" } ?? "")
     }

@@ -1,3 +1,7 @@
+import TouchGateCore
+import TouchGateStore
+import TouchGateSystem
+
 /// The ledger a remote host's evaluation counts in: the store, with the passcode budget of remote
 /// hosts (``Store/admitRemotePasscodeAttempt(user:session:purpose:configuration:)``) in place of
 /// the local keyboard's.

@@ -1,18 +1,19 @@
 import Glibc
 import TouchGateSystem
+import TouchGateStore
 
 /// The ``WatchEffects`` of `touchgate watch` and `touchgate lock`: the user's `touchgate shell`
 /// owners over their channel, and `tmux lock-server` (or `lock-session`) for the tmux servers of
 /// this account.
-public struct TerminalLocks: WatchEffects {
-    public let store: Store
-    public let user: String
-    public let uid: uid_t
-    public let tmuxTemporaryDirectory: String?
+package struct TerminalLocks: WatchEffects {
+    package let store: Store
+    package let user: String
+    package let uid: uid_t
+    package let tmuxTemporaryDirectory: String?
     /// Says one line on standard error (the watcher's and the CLI's own prefix).
-    public let report: (String) -> Void
+    package let report: (String) -> Void
 
-    public init(store: Store, user: String, uid: uid_t, tmuxTemporaryDirectory: String?, report: @escaping (String) -> Void) {
+    package init(store: Store, user: String, uid: uid_t, tmuxTemporaryDirectory: String?, report: @escaping (String) -> Void) {
         self.store = store
         self.user = user
         self.uid = uid
@@ -21,7 +22,7 @@ public struct TerminalLocks: WatchEffects {
     }
 
     /// How long the watcher waits for every `tmux lock-server`, and for the owners.
-    public static let tmuxLockTimeout = 3.0
+    package static let tmuxLockTimeout = 3.0
 
     /// Has every running `touchgate shell` of `user` (or only those holding session `id`) look at
     /// its session now and cover its terminal, whatever runs in it; returns when each answered, or
@@ -29,7 +30,7 @@ public struct TerminalLocks: WatchEffects {
     /// directories (``OwnerChannel/running(uid:directories:)``), so an owner is reached even when
     /// the store cannot be read. Only an owner's own `ok` counts (its listener's credentials are
     /// checked); an owner that did not confirm is signalled (``OwnerChannel/nudge(_:uid:)``) and said.
-    public func coverShellOwners(session id: String?) -> OwnerChannel.LockResult {
+    package func coverShellOwners(session id: String?) -> OwnerChannel.LockResult {
         var owners = ((try? store.shellOwners(user: id == nil ? user : nil, session: id)) ?? []).map(\.owner)
         if id == nil {
             for owner in OwnerChannel.running(uid: uid) where !owners.contains(owner) { owners.append(owner) }
@@ -51,7 +52,7 @@ public struct TerminalLocks: WatchEffects {
     /// wherever (``TmuxServerProcesses``): a server the hooks never recorded (its sessions began
     /// before the snippet was loaded, or its socket is a `-S PATH` elsewhere) is locked too. Each
     /// once, in order, and only while it is a socket of this account. Returns the sockets.
-    public func lockTmuxServers(recorded: [String]) -> [String] {
+    package func lockTmuxServers(recorded: [String]) -> [String] {
         let sockets = Self.tmuxSockets(recorded: recorded, uid: uid, tmuxTemporaryDirectory: tmuxTemporaryDirectory)
         runTmux(sockets.map { ["-S", $0, "lock-server"] }, what: "lock-server")
         return sockets
@@ -59,7 +60,7 @@ public struct TerminalLocks: WatchEffects {
 
     /// `tmux lock-session` of tmux session `id` (`tmux-<server pid>-$<n>`) through `socket`,
     /// only while it is a socket of this account; returns whether it was sent.
-    public func lockTmuxSession(_ id: String, socket: String) -> Bool {
+    package func lockTmuxSession(_ id: String, socket: String) -> Bool {
         guard id.hasPrefix("tmux-"), let dollar = id.lastIndex(of: "$"), Self.isOwnSocket(socket, uid: uid) else { return false }
         runTmux([["-S", socket, "lock-session", "-t", String(id[dollar...])]], what: "lock-session")
         return true

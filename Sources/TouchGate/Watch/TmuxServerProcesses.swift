@@ -11,10 +11,10 @@ import TouchGateSystem
 /// caller count (unset matching unset): the servers of the account's login sessions, not those of
 /// a test world, nor a test's watcher reaching the host's (a test gives each world its own).
 /// A path is returned only while it is a socket the account owns: no one else's is talked to.
-public enum TmuxServerProcesses {
+package enum TmuxServerProcesses {
     /// The sockets of `uid`'s tmux servers running with `XDG_RUNTIME_DIR` = `runtimeDirectory`,
     /// sorted. `proc`: for tests (a copy); every other caller reads `/proc`.
-    public static func sockets(uid: uid_t, runtimeDirectory: String?, proc: String = "/proc") -> [String] {
+    package static func sockets(uid: uid_t, runtimeDirectory: String?, proc: String = "/proc") -> [String] {
         var inodes: Set<String> = []
         for pid in processes(proc) {
             guard let comm = fileContents("\(proc)/\(pid)/comm"), String(decoding: comm, as: UTF8.self) == "tmux: server\n",

@@ -7,10 +7,10 @@ import Glibc
 /// The watcher locks every server it finds there, not only the ones the hooks recorded: a
 /// session that existed before the snippet was loaded has no row in the store, and must still be
 /// covered on a suspend or a screen lock.
-public enum TmuxSocketDirectory {
+package enum TmuxSocketDirectory {
     /// The directory tmux uses for `uid` with `TMUX_TMPDIR` set to `tmuxTemporaryDirectory`: under
     /// it when it is set (an absolute path), else under `/tmp`, as tmux itself chooses.
-    public static func directory(uid: uid_t, tmuxTemporaryDirectory: String?) -> String {
+    package static func directory(uid: uid_t, tmuxTemporaryDirectory: String?) -> String {
         var root = tmuxTemporaryDirectory.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         while root.count > 1, root.hasSuffix("/") { root.removeLast() }
         return (root == "/" ? "" : root) + "/tmux-\(uid)"
@@ -20,7 +20,7 @@ public enum TmuxSocketDirectory {
     /// directory counts only when `uid` owns it and no one else may write to it (as tmux itself
     /// checks), and an entry only when it is a socket owned by `uid`: nothing someone else
     /// planted is ever talked to.
-    public static func sockets(uid: uid_t, tmuxTemporaryDirectory: String?) -> [String] {
+    package static func sockets(uid: uid_t, tmuxTemporaryDirectory: String?) -> [String] {
         var found: [String] = []
         for directory in [directory(uid: uid, tmuxTemporaryDirectory: tmuxTemporaryDirectory)] {
             var status = stat()

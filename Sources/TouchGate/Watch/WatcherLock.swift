@@ -1,10 +1,11 @@
 import Glibc
+import TouchGateCore
 
 /// The lock file that keeps two `touchgate watch` for the same user and store from acting at
 /// once: `STORE.watch-USER` beside the store, held with `flock` while the watcher runs, holding
 /// its pid. The kernel drops the lock when the process ends, however it ends.
-public final class WatcherLock {
-    public let path: String
+package final class WatcherLock {
+    package let path: String
     private let descriptor: Int32
 
     private init(path: String, descriptor: Int32) {
@@ -15,19 +16,19 @@ public final class WatcherLock {
     deinit { close(descriptor) }
 
     /// The lock file's path for `user`'s watcher of the store at `store`.
-    public static func path(store: String, user: String) -> String {
+    package static func path(store: String, user: String) -> String {
         store + ".watch-" + user
     }
 
     /// What ``acquire(store:user:)`` found.
-    public enum Outcome {
+    package enum Outcome {
         case acquired(WatcherLock)
         /// Another watcher holds the lock; its pid, when the file names one.
         case held(pid: Int32?)
     }
 
     /// Takes the lock, or reports the watcher that holds it.
-    public static func acquire(store: String, user: String) throws(StoreError) -> Outcome {
+    package static func acquire(store: String, user: String) throws(StoreError) -> Outcome {
         let path = path(store: store, user: user)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
@@ -49,7 +50,7 @@ public final class WatcherLock {
 
     /// The pid of the watcher running for `user` and the store at `store` (0 when the file names
     /// none), or `nil` when none runs. Never creates the file.
-    public static func holder(store: String, user: String) -> Int32? {
+    package static func holder(store: String, user: String) -> Int32? {
         let descriptor = open(path(store: store, user: user), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
