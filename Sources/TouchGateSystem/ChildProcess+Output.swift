@@ -21,12 +21,15 @@ extension ChildProcess {
 
     /// Runs `arguments` with standard input from `/dev/null` and standard output into a pipe
     /// (standard error too with `mergingStandardError`, else `/dev/null`), reads it until the
-    /// child closes it or `deadline`, then reaps the child (SIGKILL first when it still runs, or
-    /// `killAtEnd`). Keeps up to `limit` bytes. Throws the spawn's `errno`.
+    /// child closes it or `deadline`, then reaps the child, which has until `deadline` to exit
+    /// (SIGKILL then). A child that closed its output is never killed before the deadline: it may
+    /// be between closing standard output and exiting (coreutils close it in an atexit handler),
+    /// and a kill there would turn a success into SIGKILL. Keeps up to `limit` bytes. Throws the
+    /// spawn's `errno`.
     package static func runCapturingOutput(
         _ arguments: [String], searchPath: Bool = false, environment: [String]? = nil,
         mergingStandardError: Bool = false, closingOtherDescriptors: Bool = false, newProcessGroup: Bool = false,
-        inheritSignals: Bool = true, until deadline: Deadline, limit: Int = 65_536, killAtEnd: Bool = false
+        inheritSignals: Bool = true, until deadline: Deadline, limit: Int = 65_536
     ) throws(Errno) -> Output {
         let pipe = try SelfPipe.forOutput()
         var actions: [FileAction] = [
@@ -56,9 +59,9 @@ extension ChildProcess {
             }
             bytes += chunk[..<min(count, limit - bytes.count)]
         }
-        if killAtEnd || bytes.count >= limit { child.send(SIGKILL, group: newProcessGroup) }
+        if bytes.count >= limit { child.send(SIGKILL, group: newProcessGroup) }
         let (termination, killed) = child.wait(until: endOfFile ? deadline : .now, killingGroup: newProcessGroup)
-        return Output(termination: termination, bytes: bytes, timedOut: killed && !killAtEnd)
+        return Output(termination: termination, bytes: bytes, timedOut: killed)
     }
 
     /// Runs `arguments` to its end with its standard streams on `/dev/null`, or kills and reaps it
@@ -75,11 +78,11 @@ extension ChildProcess {
 
 extension ChildProcess {
     /// The first line `arguments` writes to standard output, when it exits 0 (its standard error
-    /// and input on `/dev/null`); `nil` otherwise. It is killed once its output ends or at `deadline`.
+    /// and input on `/dev/null`); `nil` otherwise. It is killed at `deadline`.
     package static func firstOutputLine(
         _ arguments: [String], searchPath: Bool = false, until deadline: Deadline = .after(seconds: 1)
     ) -> String? {
-        guard let output = try? runCapturingOutput(arguments, searchPath: searchPath, until: deadline, limit: 4096, killAtEnd: true),
+        guard let output = try? runCapturingOutput(arguments, searchPath: searchPath, until: deadline, limit: 4096),
               output.termination.succeeded else { return nil }
         return output.firstLine
     }
