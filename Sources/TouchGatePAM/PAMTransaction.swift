@@ -4,7 +4,7 @@ import TouchGateCore
 /// One PAM authentication, as both the in-process check (``PAMCredentialChecker``) and the
 /// biometric worker (``BiometricWorker``) run it: `pam_start` (or `pam_start_confdir` with a
 /// configuration directory), `PAM_TTY` and `PAM_RHOST` when known, `pam_authenticate` with
-/// `PAM_DISALLOW_NULL_AUTHTOK`, `pam_end`.
+/// `PAM_DISALLOW_NULL_AUTHTOK`, `pam_end`, through ``PAMLibrary`` (libpam opened at the first one).
 ///
 /// With no configuration directory it calls `pam_start`, so pam_wrapper (`LD_PRELOAD`) can
 /// redirect it to test stacks. The conversation is the caller's: a C function and its `appdata`.
@@ -41,18 +41,21 @@ struct PAMTransaction {
     /// The corresponding C functions are `pam_start` (or `pam_start_confdir`), `pam_set_item`,
     /// `pam_authenticate` and `pam_end`.
     func authenticate(conversation: ConversationFunction, appdata: UnsafeMutableRawPointer) -> End {
+        guard let pam = PAMLibrary.loaded else { return End(started: false, status: PAM_ABORT) }
         var pamConversation = pam_conv(conv: conversation, appdata_ptr: appdata)
         var handle: OpaquePointer?
-        var status = if let configurationDirectory {
-            pam_start_confdir(service, user, &pamConversation, configurationDirectory, &handle)
+        var status: Int32
+        if let configurationDirectory {
+            guard let startConfdir = pam.startConfdir else { return End(started: false, status: PAM_ABORT) }
+            status = startConfdir(service, user, &pamConversation, configurationDirectory, &handle)
         } else {
-            pam_start(service, user, &pamConversation, &handle)
+            status = pam.start(service, user, &pamConversation, &handle)
         }
         guard status == PAM_SUCCESS, let handle else { return End(started: false, status: status) }
-        if let terminal { pam_set_item(handle, PAM_TTY, terminal) }
-        if let remoteHost { pam_set_item(handle, PAM_RHOST, remoteHost) }
-        status = pam_authenticate(handle, Int32(PAM_DISALLOW_NULL_AUTHTOK))
-        pam_end(handle, status)
+        if let terminal { _ = pam.setItem(handle, PAM_TTY, terminal) }
+        if let remoteHost { _ = pam.setItem(handle, PAM_RHOST, remoteHost) }
+        status = pam.authenticate(handle, Int32(PAM_DISALLOW_NULL_AUTHTOK))
+        _ = pam.end(handle, status)
         return End(started: true, status: status)
     }
 }
