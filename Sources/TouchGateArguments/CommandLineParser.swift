@@ -46,6 +46,19 @@ package enum CommandLineParser {
     package static func parse<Command>(
         _ arguments: [String], against table: CommandSpecTable<Command>
     ) throws(UsageError) -> (command: Command, line: Line) {
+        try parse(arguments, against: table) { command, line throws(UsageError) in (command, line) }
+    }
+
+    /// What `finish` makes of the command `arguments` name (built by its spec from the line) and
+    /// of the line: the program's reading of its global options (touchgate's `Invocation`).
+    ///
+    /// A usage error of the spec's builder or of `finish`, without a usage line of its own, is
+    /// named by the command and given the command's usage line (`status: option '--system' does
+    /// not go with '--store'`).
+    package static func parse<Command, Parsed>(
+        _ arguments: [String], against table: CommandSpecTable<Command>,
+        finish: (Command, Line) throws(UsageError) -> Parsed
+    ) throws(UsageError) -> Parsed {
         var line = Line()
         var positionals: [String] = []
         var problem: Problem?
@@ -117,8 +130,10 @@ package enum CommandLineParser {
         case nil: break
         }
 
-        if let version = table.version, line.has(version.option), word == nil { return (version.command, line) }
-        if line.has(table.help.option) { return (table.help.command(word), line) }
+        if let version = table.version, line.has(version.option), word == nil {
+            return try finish(version.command, line)
+        }
+        if line.has(table.help.option) { return try finish(table.help.command(word), line) }
         guard let word else { throw UsageError("missing command (see \(table.program) --help)", usage: usage) }
         guard !group.isEmpty else {
             let suggestion = table.nearestCommandWord(to: word).map { "; did you mean '\($0)'?" } ?? ""
@@ -143,7 +158,7 @@ package enum CommandLineParser {
             throw UsageError("\(spec.name): missing argument \(spec.arguments[line.arguments.count].name)", usage: usage)
         }
         do {
-            return (try spec.build(line), line)
+            return try finish(try spec.build(line), line)
         } catch where error.exitCode == .usage && error.usage == nil {
             throw UsageError("\(spec.name): \(error.message)", usage: usage)
         }

@@ -5,8 +5,7 @@ extension CommandLineParser {
     /// Parses `touchgate`'s arguments against ``CommandTable``: the command, and the global
     /// options as an ``Invocation``.
     package static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-        let (command, line) = try parse(arguments, against: CommandTable.table)
-        return try invocation(command, line)
+        try parse(arguments, against: CommandTable.table, finish: invocation)
     }
 
     private static func invocation(_ command: Command, _ line: Line) throws(UsageError) -> Invocation {

@@ -77,4 +77,24 @@ import TouchGateCore
         #expect(error?.message == "greet: nobody to greet")
         #expect(error?.usage == "usage: sample [options] greet NAME [--loud]")
     }
+
+    /// The program's reading of the line (`finish`) fails as the builder does: named by the
+    /// command, with its usage line; before a command (--help), as it is.
+    @Test func aFinishErrorIsNamedByTheCommandLikeTheBuilders() {
+        func failure(_ arguments: [String]) -> UsageError? {
+            do throws(UsageError) {
+                try CommandLineParser.parse(arguments, against: SampleTable.table) { _, line throws(UsageError) in
+                    if line.has(SampleTable.verbose) { throw UsageError("too verbose") }
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(failure(["greet", "red"]) == nil)
+        #expect(failure(["greet", "red", "-v"])?.message == "greet: too verbose")
+        #expect(failure(["greet", "red", "-v"])?.usage == "usage: sample [options] greet NAME [--loud]")
+        #expect(failure(["-v", "--help"])?.message == "too verbose")
+        #expect(failure(["-v", "--help"])?.usage == nil)
+    }
 }
