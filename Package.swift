@@ -107,7 +107,12 @@ let package = Package(
         // `touchgate shell`'s I/O: the pseudo-terminal, the screen model (libvterm) and the loop;
         // its decisions are TouchGate's ShellOwnerStateMachine.
         .target(name: "TouchGateOwner", dependencies: ["TouchGate", "TouchGateSystem", "CVTerm"], path: "Sources/TouchGateOwner"),
-        .target(name: "TouchGateCLI", dependencies: ["TouchGate", "TouchGateSystem", "TouchGateOwner"],
+        // The command-line engine, in swift-argument-parser's shape: the specs of commands, options
+        // and arguments, the parser, and the help, man page sections and shell completions rendered
+        // from a spec table. It knows no command of touchgate's (CommandTable declares them) and
+        // sees only the core (UsageError, ExitCode).
+        .target(name: "TouchGateArguments", dependencies: ["TouchGateCore"], path: "Sources/TouchGateArguments"),
+        .target(name: "TouchGateCLI", dependencies: ["TouchGate", "TouchGateArguments", "TouchGateSystem", "TouchGateOwner"],
                 path: "Sources/TouchGateCLI", plugins: ["EmbedMigrations"]),
         // The demo and the test world (`touchgate demo`, `touchgate test-world`): the CLI's
         // parser and runner with the test kit. Only `touchgate-demo` links it.
@@ -165,8 +170,11 @@ let package = Package(
         // docs/testing.md's Swift example, built and run with the suite (a separate package would
         // build touchgate a second time).
         .testTarget(name: "ExampleTests", dependencies: ["TouchGate", "TouchGateTesting"], path: "examples/swift"),
+        // The engine on small tables of its own, apart from touchgate's.
+        .testTarget(name: "TouchGateArgumentsTests", dependencies: ["TouchGateArguments", "TouchGateCore"],
+                    path: "Tests/TouchGateArgumentsTests"),
         .testTarget(
-            name: "TouchGateCLITests", dependencies: ["TouchGateCLI", "TouchGate", "TouchGateSystem", "TouchGateTesting", "TestSupport"],
+            name: "TouchGateCLITests", dependencies: ["TouchGateCLI", "TouchGateArguments", "TouchGate", "TouchGateSystem", "TouchGateTesting", "TestSupport"],
             path: "Tests/TouchGateCLITests", plugins: ["BuildPAMModule"]),
     ]
 )

@@ -1,11 +1,13 @@
 import TouchGate
+import TouchGateArguments
 
 /// Every command and option of `touchgate`, described once.
 ///
 /// The parser (``CommandLineParser``), `--help` and `help COMMAND`, the usage line of a usage
 /// error, the man page (`touchgate help --man`) and the shell completions (`touchgate completions
 /// bash|zsh`) are all derived from this table, so they cannot drift apart: a command or option
-/// added here is parsed, documented and completed.
+/// added here is parsed, documented and completed. The engine that derives them is the
+/// `TouchGateArguments` module's (``CommandSpecTable``); this is touchgate's declaration.
 package enum CommandTable {
     /// The options every command accepts, before or after the command.
     package static let globalOptions: [OptionSpec] = [.store, .storeID, .system, .user, .json, .stdin, .pamConfdir, .help, .version]
@@ -14,7 +16,7 @@ package enum CommandTable {
     package static let shells = ["bash", "zsh"]
 
     /// Every command, in the order help and the man page list them.
-    package static let commands: [CommandSpec] = [
+    package static let commands: [CommandSpec<Command>] = [
         CommandSpec(
             "status", summary: "lock state, counters and sessions",
             details: "Shows the user, the store and its id, whether the lock is on and a biometric factor enrolled, the "
@@ -297,7 +299,7 @@ package enum CommandTable {
             if line.has(.man) {
                 guard line.arguments.isEmpty else {
                     throw UsageError("help: unexpected argument '\(line.arguments[0].escapedForMessage)' with --man",
-                                     usage: CommandTable.usageLine(of: "help"))
+                                     usage: table.usageLine(of: "help"))
                 }
                 return .manPage
             }
@@ -335,52 +337,17 @@ package enum CommandTable {
         ExitStatusSpec(.watcherRunning, .watcherRunning, "a watcher already runs", "(watch) a watcher already runs for the user and store"),
     ]
 
-    // MARK: - Lookups
-
-    /// The command named `name` (one word, or two for `config get` / `config set`).
-    static func command(named name: String) -> CommandSpec? {
-        commands.first { $0.name == name }
-    }
-
-    /// The first words of every command, once each, in table order (`config` for `config get` and `config set`).
-    package static let commandWords: [String] = {
-        var seen: [String] = []
-        for command in commands where !seen.contains(command.word) { seen.append(command.word) }
-        return seen
-    }()
-
-    /// The commands whose first word is `word`.
-    static func commands(withWord word: String) -> [CommandSpec] {
-        commands.filter { $0.word == word }
-    }
-
-    /// What `help TOPIC` and a usage line name: the command named `topic` (`config get`), else
-    /// every command whose first word it is (`config`); empty for no command.
-    static func commands(matching topic: String) -> [CommandSpec] {
-        command(named: topic).map { [$0] } ?? commands(withWord: topic)
-    }
-
-    /// The option spelled `spelling` (`-S`, `--stdin`), among all options of the table.
-    ///
-    /// A search of a short array: the gate's fast path parses before every prompt, and a
-    /// dictionary would cost more to set up than the search.
-    static func option(spelled spelling: String) -> OptionSpec? {
-        allOptions.first { $0.long == spelling || $0.short == spelling }
-    }
+    /// The table the engine parses against and renders help, the man page and the completions from.
+    package static let table = CommandSpecTable(
+        program: "touchgate", abstract: "the iOS \"Touch ID app lock\" for terminal sessions, through PAM",
+        commands: commands, globalOptions: globalOptions, allOptions: allOptions, exitStatuses: exitStatuses,
+        everyCommandExits: [.success, .usage, .internalError],
+        help: (.help, { topic in .help(topic: topic) }), version: (.version, .version))
 
     /// Every option of the table, global ones first, once each (`CommandTableTests` checks that
     /// every command's options are here: a literal list, so parsing does not walk the commands).
     package static let allOptions: [OptionSpec] = globalOptions
         + [.reason, .noInteraction, .session, .policy, .limit, .lock, .idleSince, .tmuxSocket, .cancelable, .unit, .man]
-
-    /// `usage: touchgate [options] …` for the command(s) whose first word (or name) is `word`.
-    static func usageLine(of word: String) -> String {
-        let matching = commands(matching: word)
-        guard !matching.isEmpty else { return generalUsage }
-        return "usage: touchgate [options] " + matching.map(\.synopsis).joined(separator: " | ")
-    }
-
-    static let generalUsage = "usage: touchgate [options] COMMAND [ARGUMENTS] (touchgate help lists the commands)"
 
     // MARK: - Argument checks shared by the builders
 
@@ -400,9 +367,9 @@ package enum CommandTable {
     }
 
     private static func helpTopic(_ name: String) throws(UsageError) -> String {
-        guard !commands(matching: name).isEmpty else {
+        guard !table.commands(matching: name).isEmpty else {
             throw UsageError("help: unknown command '\(name.escapedForMessage)' (see touchgate --help)",
-                             usage: usageLine(of: "help"))
+                             usage: table.usageLine(of: "help"))
         }
         return name
     }

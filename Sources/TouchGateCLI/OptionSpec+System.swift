@@ -1,3 +1,5 @@
+import TouchGateArguments
+
 extension OptionSpec {
     /// `--system`: the root-owned ledger pam_touchgate.so counts in, for the administrator.
     static let system = OptionSpec("--system",

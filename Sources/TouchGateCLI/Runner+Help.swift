@@ -1,14 +1,15 @@
 import Glibc
 import TouchGate
+import TouchGateArguments
 
 extension Runner {
     /// `--help` / `help [COMMAND]`: on standard output, exit 0.
     func help(_ topic: String?) throws -> ExitCode {
         guard let topic else {
-            writeLine(STDOUT_FILENO, CommandTable.overview)
+            writeLine(STDOUT_FILENO, CommandTable.table.overview)
             return .success
         }
-        guard let text = CommandTable.help(for: topic) else {
+        guard let text = CommandTable.table.help(for: topic) else {
             throw UsageError("unknown command '\(topic.escapedForMessage)' (see touchgate --help)")
         }
         writeLine(STDOUT_FILENO, text)

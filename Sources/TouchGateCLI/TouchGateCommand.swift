@@ -1,5 +1,6 @@
 import Glibc
 import TouchGate
+import TouchGateArguments
 import TouchGateSystem
 
 /// The `touchgate` tool: parses the arguments, runs one command, and returns the exit status.

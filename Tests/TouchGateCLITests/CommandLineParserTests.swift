@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchGate
+import TouchGateArguments
 import TouchGateCLI
 
 /// `CommandLineParser.parse` is a pure function of the arguments; these call it directly.

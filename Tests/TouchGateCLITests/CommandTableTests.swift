@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchGate
+import TouchGateArguments
 import TouchGateCLI
 
 /// The command table is the one description of the CLI: what `help COMMAND` (the real binary)
@@ -14,7 +15,7 @@ import TouchGateCLI
     ]
 
     /// The words of a command line that runs `command` with valid arguments.
-    static func commandLine(_ command: CommandSpec) -> [String] {
+    static func commandLine(_ command: CommandSpec<Command>) -> [String] {
         command.name.split(separator: " ").map(String.init)
             + command.arguments.filter { !$0.optional }.map { $0.values.words?.first ?? "x" }
     }

@@ -50,13 +50,14 @@ import TouchGateCLI
         #expect(exported.isEmpty, "\(exported.prefix(5))")
     }
 
-    /// `touchgate-watch` links neither the CLI (its parser, the man page's prose, the demo) nor
-    /// anything of it: its loop is TouchGateWatch's, its decisions TouchGate's. (Swift's mangled
-    /// names carry their module's name with its length: `12TouchGateCLI`, `14TouchGateWatch`.)
+    /// `touchgate-watch` links neither the CLI (the man page's prose, the demo) nor its parser
+    /// (TouchGateArguments) nor anything of them: its loop is TouchGateWatch's, its decisions
+    /// TouchGate's. (Swift's mangled names carry their module's name with its length:
+    /// `12TouchGateCLI`, `18TouchGateArguments`, `14TouchGateWatch`.)
     @Test func theWatcherLinksNothingOfTheCLI() throws {
         let defined = try Toolchain.symbols(WatcherExecutableTests.watcher, ["--defined-only"]).split(separator: "\n")
         #expect(defined.contains { $0.contains("14TouchGateWatch") }, "no TouchGateWatch symbol: the check reads nothing")
-        let cli = defined.filter { $0.contains("12TouchGateCLI") }
+        let cli = defined.filter { $0.contains("12TouchGateCLI") || $0.contains("18TouchGateArguments") }
         #expect(cli.isEmpty, "\(cli.prefix(5))")
         // Nor either man page's text: touchgate(1)'s sections are the CLI's, pam_touchgate(8)'s
         // the PAM helper's (each embedded only where it is printed).

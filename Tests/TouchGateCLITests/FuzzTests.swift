@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchGate
+import TouchGateArguments
 import TouchGateCLI
 import TestSupport
 
@@ -51,7 +52,7 @@ import TestSupport
 
     @Test func parserFuzz() {
         var texts = Texts(generator: SeededGenerator(seed: 0x9A45_E5))
-        let words = CommandTable.commandWords + ["get", "set", "frobnicate", "help"]
+        let words = CommandTable.table.commandWords + ["get", "set", "frobnicate", "help"]
             + Configuration.Key.allCases.map(\.rawValue) + LifecycleEvent.allCases.map(\.rawValue)
             + TmuxHook.allCases.map(\.rawValue) + ["bash", "zsh", "fish", "biometrics", "device-owner"]
         // Well-formed commands whose values are random, so values reach their validation.

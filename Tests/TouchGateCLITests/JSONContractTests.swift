@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchGate
+import TouchGateArguments
 @testable import TouchGateCLI
 
 /// The JSON keys and exit statuses a test may rely on (JSON KEYS AND EXIT CODES in the man page,
@@ -11,7 +12,7 @@ import TouchGate
 @Suite struct JSONContractTests {
     /// Checks one run of `command` (the table's name) against the table.
     static func check(_ command: String, _ result: RunResult, sourceLocation: SourceLocation = #_sourceLocation) {
-        guard let spec = CommandTable.command(named: command) else {
+        guard let spec = CommandTable.table.command(named: command) else {
             Issue.record("no command \(command) in the table", sourceLocation: sourceLocation)
             return
         }
@@ -28,7 +29,7 @@ import TouchGate
         let required = Set(spec.jsonKeyNames).subtracting(spec.conditionalJSONKeyNames).subtracting(["KEY"])
         #expect(required.isSubset(of: printed), "\(command) does not print: \(required.subtracting(printed).sorted())",
                 sourceLocation: sourceLocation)
-        let allowed = spec.exitStatuses.flatMap { status -> [Int32] in
+        let allowed = CommandTable.table.exitStatuses(of: spec).flatMap { status -> [Int32] in
             let bounds = status.code.split(separator: "-").compactMap { Int32($0) }
             return bounds.count == 2 ? Array(bounds[0]...bounds[1]) : bounds
         }

@@ -7,7 +7,7 @@ package struct ArgumentSpec: Sendable {
     /// It takes every word after `--` (`shell [-- PROGRAM ARGS]`): the last argument only.
     package let rest: Bool
 
-    init(_ name: String, optional: Bool = false, values: CompletionValues = .none, rest: Bool = false) {
+    package init(_ name: String, optional: Bool = false, values: CompletionValues = .none, rest: Bool = false) {
         self.name = name
         self.optional = optional
         self.values = values

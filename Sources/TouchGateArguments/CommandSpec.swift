@@ -1,9 +1,9 @@
-import TouchGate
+import TouchGateCore
 
-/// One command of `touchgate`, as ``CommandTable`` describes it: the name, a summary, the
+/// One command of a program, as its ``CommandSpecTable`` describes it: the name, a summary, the
 /// arguments, the options besides the global ones, the JSON keys it prints, the exit statuses it
-/// can end with, and how a parsed command line becomes its ``Command``.
-package struct CommandSpec: Sendable {
+/// can end with, and how a parsed command line becomes the program's `Command`.
+package struct CommandSpec<Command: Sendable>: Sendable {
     /// One word, or two for a subcommand (`config get`).
     package let name: String
     package let summary: String
@@ -12,11 +12,11 @@ package struct CommandSpec: Sendable {
     package let arguments: [ArgumentSpec]
     package let options: [OptionSpec]
     package let jsonKeys: [String]
-    /// The exit statuses beyond 0, 64 and 70, which every command can end with.
+    /// The exit statuses beyond those every command can end with (``CommandSpecTable/everyCommandExits``).
     package let exits: [ExitStatusSpec.Kind]
-    let build: @Sendable (CommandLineParser.Line) throws(UsageError) -> Command
+    package let build: @Sendable (CommandLineParser.Line) throws(UsageError) -> Command
 
-    init(
+    package init(
         _ name: String, summary: String, details: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
         jsonKeys: [String] = [], exits: [ExitStatusSpec.Kind] = [],
         build: @escaping @Sendable (CommandLineParser.Line) throws(UsageError) -> Command
@@ -59,17 +59,5 @@ package struct CommandSpec: Sendable {
     /// `enroll [--reason TEXT] [--no-interaction] [--session ID]`.
     package var synopsis: String {
         ([name] + arguments.map(\.synopsis) + options.map(\.synopsis)).joined(separator: " ")
-    }
-
-    /// Every exit status it can end with, in the table's order.
-    package var exitStatuses: [ExitStatusSpec] {
-        CommandTable.exitStatuses.filter {
-            [.success, .usage, .internalError].contains($0.kind) || exits.contains($0.kind)
-        }
-    }
-
-    /// Whether `option` may be given with this command.
-    func accepts(_ option: OptionSpec) -> Bool {
-        CommandTable.globalOptions.contains(option) || options.contains(option)
     }
 }

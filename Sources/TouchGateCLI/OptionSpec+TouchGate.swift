@@ -1,43 +1,7 @@
-/// One option of the `touchgate` command line: its spellings, the name of its value, its help.
-package struct OptionSpec: Equatable, Sendable {
-    /// The long spelling, as messages name the option: `--store`.
-    package let long: String
-    /// The short spelling, if any: `-S`.
-    package let short: String?
-    /// The name of the value (`PATH`), or `nil` for a flag.
-    package let valueName: String?
-    /// One line of help.
-    package let help: String
-    /// What completes the value.
-    package let values: CompletionValues
+import TouchGateArguments
 
-    init(_ long: String, short: String? = nil, value valueName: String? = nil, values: CompletionValues = .none, _ help: String) {
-        self.long = long
-        self.short = short
-        self.valueName = valueName
-        self.help = help
-        self.values = valueName == nil ? .none : values
-    }
-
-    package static func == (left: OptionSpec, right: OptionSpec) -> Bool { left.long == right.long }
-
-    package var takesValue: Bool { valueName != nil }
-
-    /// Every spelling, the short one first: `-S`, `--stdin`.
-    package var spellings: [String] { (short.map { [$0] } ?? []) + [long] }
-
-    /// `-S, --stdin` or `--store PATH`: how help and the man page show it.
-    package var label: String {
-        spellings.joined(separator: ", ") + (valueName.map { " " + $0 } ?? "")
-    }
-
-    /// `[--reason TEXT]`: how a synopsis shows it.
-    package var synopsis: String {
-        "[" + long + (valueName.map { " " + $0 } ?? "") + "]"
-    }
-
-    // MARK: - The options
-
+/// The options of the `touchgate` command line, which ``CommandTable`` gives its commands.
+extension OptionSpec {
     static let store = OptionSpec("--store", value: "PATH", values: .files,
         "the store (env TOUCHGATE_STORE; default $XDG_STATE_HOME/touchgate/touchgate.sqlite, else ~/.local/state/touchgate/touchgate.sqlite)")
     static let storeID = OptionSpec("--store-id", value: "ID",
