@@ -325,13 +325,13 @@ package final class ShellOwner {
             gate = child.pid
         } else {
             // No gate could start (posix_spawn says so when the exec fails): as a gate that could not run.
-            gateEnded(127)
+            gateEnded(ExitCode.commandNotFound.rawValue)
         }
     }
 
     private func gateEnded(_ status: Int32) {
         gate = nil
-        let unlocked = status == 0
+        let unlocked = status == ExitCode.success.rawValue
         let gone = terminalGone
         if !unlocked { applyRawMode() }
         switch machine.gateEnded(status: status, terminalGone: gone, now: now, startedAt: gateStartedAt) {
@@ -405,7 +405,7 @@ package final class ShellOwner {
         } catch {
             releaseTerminal()
             writeAll(STDERR_FILENO, "touchgate: shell: cannot start \(TerminalText.sanitized(session.path)): \(error)\n")
-            exitStatus = 127
+            exitStatus = ExitCode.commandNotFound.rawValue
         }
     }
 

@@ -87,14 +87,21 @@ import Testing
     }
 
     @Test func whichGateStatusesEndTheOwner() {
-        for status: Int32 in [11, 64, 65, 74, 126, 127] {
-            #expect(ShellOwnerStateMachine.endsForGood(gateStatus: status, programStarted: true) == .cannotUnlock)
+        let cannotUnlock: [ExitCode] = [.notInteractive, .usage, .badValue, .store, .cannotExecute, .commandNotFound]
+        #expect(ShellOwnerStateMachine.cannotUnlockStatuses == cannotUnlock)
+        for status in cannotUnlock {
+            #expect(ShellOwnerStateMachine.endsForGood(gateStatus: status.rawValue, programStarted: true) == .cannotUnlock)
         }
-        // Killed, crashed, cancelled by the system, an internal error: run again.
-        for status: Int32 in [1, 2, 4, 69, 70, 129, 137, 143] {
-            #expect(ShellOwnerStateMachine.endsForGood(gateStatus: status, programStarted: true) == nil)
+        // Every other status the gate can exit with, and killed, crashed: run again.
+        let again = [ExitCode.success, .unavailable, .internalError, .watcherRunning]
+            + AuthError.Code.allCases.map(ExitCode.init).filter { $0 != .notInteractive }
+            + [129, 137, 143].map { ExitCode(rawValue: $0) }
+        for status in again {
+            #expect(ShellOwnerStateMachine.endsForGood(gateStatus: status.rawValue, programStarted: true) == nil, "\(status)")
         }
-        #expect(ShellOwnerStateMachine.endsForGood(gateStatus: 2, programStarted: false) == .cancelled)
+        #expect(ShellOwnerStateMachine.endsForGood(gateStatus: ExitCode(.userCancel).rawValue, programStarted: false) == .cancelled)
+        // The numbers the shell's details and the man page give (POSIX's for a command that could not run).
+        #expect(cannotUnlock.map(\.rawValue) == [11, 64, 65, 74, 126, 127])
     }
 
     @Test func theIdleLockIsDueFromTheLastKeyNotAtTheNextOne() {

@@ -278,7 +278,8 @@ public final class AuthContext: @unchecked Sendable {
             passcodeTries: min(configuration.passcodeTriesPerEvaluation, settings.passcodeTriesLimit ?? .max),
             passcodeRequired: required)
         // Asked of logind only when the finger would be tried now (one small exec, LidState).
-        if case .policy(_) = mode, snapshot.biometricStackExists, settings.remoteHost == nil, record.enrolled, required == nil {
+        if case .policy(_) = mode, snapshot.biometricStackExists, settings.remoteHost == nil,
+           record.hasBiometricFactor(under: configuration), required == nil {
             snapshot.lidClosed = LidState.closed()
         }
         return try evaluation.run(snapshot)

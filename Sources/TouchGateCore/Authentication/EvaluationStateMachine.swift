@@ -186,13 +186,14 @@ package struct EvaluationStateMachine: Sendable {
     }
 
     /// The reason the biometric factor cannot be used now, or `nil` when it can (also for
-    /// `canEvaluate`): a remote session, no stack, no enrollment, a lockout.
+    /// `canEvaluate`): a remote session, no stack, no biometric factor
+    /// (``UserRecord/hasBiometricFactor(under:)``, the one rule), a lockout.
     package static func biometricAvailability(
         record: UserRecord, configuration: Configuration, remoteHost: String?, stackExists: Bool
     ) -> AuthError.Code? {
         if remoteHost != nil { return .biometryNotAvailable }
         guard stackExists else { return .biometryNotAvailable }
-        guard record.enrolled else { return .biometryNotEnrolled }
+        guard record.hasBiometricFactor(under: configuration) else { return .biometryNotEnrolled }
         if LockoutPolicy(configuration: configuration).biometricLockedOut(failures: record.biometricFailures) {
             return .biometryLockout
         }

@@ -136,20 +136,22 @@ package struct ShellOwnerStateMachine: Sendable {
     private var quickEnds = 0
 
     /// Whether a gate that ended with `gateStatus` (an exit status, 128 + a signal) ends the
-    /// owner rather than being run again: an error that another run would repeat (11
-    /// notInteractive, 64 usage, 65 bad value, 74 store, 126 and 127: the gate
-    /// cannot be run), or Ctrl-C (2 userCancel) at the first gate, before the program started
+    /// owner rather than being run again: an error that another run would repeat
+    /// (``cannotUnlockStatuses``), or Ctrl-C (userCancel) at the first gate, before the program started
     /// (the owner runs that gate with `--cancelable`). A gate killed, crashed or cancelled by the
     /// system is run again (that may not happen twice), unless gates keep ending at once
     /// (``GiveUpReason/keepsEnding``, which ``gateEnded(status:terminalGone:now:startedAt:)`` counts).
     package static func endsForGood(gateStatus: Int32, programStarted: Bool) -> GiveUpReason? {
-        switch gateStatus {
-        case ExitCode(.userCancel).rawValue where !programStarted: .cancelled
-        case ExitCode.notInteractive.rawValue, ExitCode.usage.rawValue, ExitCode.badValue.rawValue,
-             ExitCode.store.rawValue, 126, 127: .cannotUnlock
-        default: nil
-        }
+        let status = ExitCode(rawValue: gateStatus)
+        if status == ExitCode(.userCancel), !programStarted { return .cancelled }
+        return cannotUnlockStatuses.contains(status) ? .cannotUnlock : nil
     }
+
+    /// The gate's statuses that another run would repeat: no terminal to ask at, a usage error, a
+    /// value or a store it cannot use, a gate that cannot be run (the shell's two).
+    package static let cannotUnlockStatuses: [ExitCode] = [
+        .notInteractive, .usage, .badValue, .store, .cannotExecute, .commandNotFound,
+    ]
 
     /// Whether the program has started (the gate that covers it then runs without `--cancelable`).
     package var programStarted: Bool {
@@ -159,7 +161,7 @@ package struct ShellOwnerStateMachine: Sendable {
         }
     }
 
-    /// The gate that started at `startedAt` ended with `status` (0: the unlock).
+    /// The gate that started at `startedAt` ended with `status` (``ExitCode/success``: the unlock).
     package mutating func gateEnded(status: Int32, terminalGone: Bool, now: Double, startedAt: Double? = nil) -> GateEndAction {
         let started: Bool
         switch state {
@@ -168,7 +170,7 @@ package struct ShellOwnerStateMachine: Sendable {
         }
         // The terminal is gone: ``hangUp()`` ends the owner (and the program, if it runs).
         if terminalGone { return .hangUpProgram }
-        guard status == 0 else {
+        guard status == ExitCode.success.rawValue else {
             var reason = Self.endsForGood(gateStatus: status, programStarted: started)
             if reason == nil {
                 let quick = startedAt.map { now - $0 < Self.quickEndSeconds } ?? false

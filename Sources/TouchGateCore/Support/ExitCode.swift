@@ -1,4 +1,5 @@
-/// The process exit status; each value is listed in `CommandTable.exitStatuses` (help and the man page's EXIT STATUS).
+/// The process exit status; each value up to ``watcherRunning`` is listed in `CommandTable.exitStatuses` (help and the
+/// man page's EXIT STATUS), the shell's two for a command that could not run in `shell`'s details.
 package struct ExitCode: RawRepresentable, Hashable, Sendable {
     package let rawValue: Int32
     package init(rawValue: Int32) { self.rawValue = rawValue }
@@ -18,6 +19,12 @@ package struct ExitCode: RawRepresentable, Hashable, Sendable {
     package static let store = ExitCode(rawValue: 74)
     /// `touchgate watch`: a watcher already runs for the same user and store (`EX_TEMPFAIL`).
     package static let watcherRunning = ExitCode(rawValue: 75)
+    /// A shell's status for a command it found but could not execute (POSIX): what `touchgate
+    /// shell` reads from a gate that could not be run.
+    package static let cannotExecute = ExitCode(rawValue: 126)
+    /// A shell's status for a command not found or whose exec failed (POSIX): `touchgate shell`'s
+    /// when its gate or its program cannot start.
+    package static let commandNotFound = ExitCode(rawValue: 127)
 
     /// ``internalError`` for a store's internal error (a bug), ``store`` for any other store failure.
     package init(_ error: StoreError) {
