@@ -2,6 +2,7 @@ internal import CPAM
 import Testing
 @testable import TouchGate
 @testable import TouchGateCore
+@testable import TouchGatePAM
 
 /// The rules of a biometric wait, driven with events alone: no worker, no socket, no terminal.
 @Suite struct BiometricWaitStateMachineTests {

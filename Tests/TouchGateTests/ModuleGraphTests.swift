@@ -127,13 +127,30 @@ import Testing
             let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
             #expect(!files.isEmpty, "Sources/\(module) has no Swift file")
             for file in files {
-                let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-                let imports = source.split(separator: "\n").filter { line in
-                    let words = line.split(separator: " ")
-                    return words.prefix(3).contains("import") && !line.trimmingCharacters(in: .whitespaces).hasPrefix("//")
-                }
+                let imports = Self.imports(of: try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))
                 #expect(imports.isEmpty, "Sources/\(module)/\(file): \(imports)")
             }
+        }
+    }
+
+    /// A file's import lines (`import X`, `internal import X`, `@testable import X`).
+    static func imports(of source: String) -> [Substring] {
+        source.split(separator: "\n").filter { line in
+            let words = line.split(separator: " ")
+            return words.prefix(3).contains("import") && !line.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+        }
+    }
+
+    /// The machines sit beside their drivers (internal to that module) or in the core, and are pure
+    /// wherever they sit: a machine's file imports the core alone (no Glibc, no C module, no store).
+    @Test func theMachinesImportOnlyTheCore() throws {
+        let sources = Self.root.appendingPathComponent("Sources")
+        let machines = try FileManager.default.subpathsOfDirectory(atPath: sources.path)
+            .filter { $0.hasSuffix("StateMachine.swift") || $0.hasSuffix("/SessionLifecycle.swift") }
+        #expect(machines.count >= 6, "\(machines)")
+        for file in machines {
+            let imports = Self.imports(of: try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8))
+            #expect(imports.allSatisfy { $0 == "import TouchGateCore" }, "Sources/\(file): \(imports)")
         }
     }
 

@@ -1,3 +1,5 @@
+import TouchGateCore
+
 /// The rules of the gate over a locked session, free of I/O: claim the prompt or wait for the
 /// terminal that holds it, evaluate, unlock; count down while the passcode is throttled; wait
 /// for Enter while no passcode can be checked; and which outcomes end the gate (with which
@@ -7,17 +9,17 @@
 /// cases carry their data, and each input returns its own action type, holding only what can
 /// follow that input, which its driver (``Gate``, over the store or, when the store cannot be
 /// read, over an in-memory ledger) performs.
-package struct GateStateMachine: Sendable {
+struct GateStateMachine: Sendable {
     /// What ``start()`` asks: claim the session's prompt in the store; answer
     /// ``promptClaimed(sessionLocked:)`` or ``promptOwned(by:)``. A claim held by a process the user cannot
     /// reach (a gate in a tmux pane behind a locked client, a process on no terminal) is taken
     /// over, its owner's prompt ended.
-    package enum StartAction: Sendable, Equatable {
+    enum StartAction: Sendable, Equatable {
         case claimPrompt
     }
 
     /// What a claim's answer (``promptClaimed(sessionLocked:)``, ``promptOwned(by:)``) asks.
-    package enum ClaimAction: Sendable, Equatable {
+    enum ClaimAction: Sendable, Equatable {
         /// Draw the status with `notice`, then evaluate; answer ``evaluationSucceeded()`` or ``evaluationFailed(_:terminalGone:)``.
         /// With `clearInterruption`, the cancel that ended the last evaluation is forgotten first.
         case evaluate(notice: String?, clearInterruption: Bool)
@@ -31,7 +33,7 @@ package struct GateStateMachine: Sendable {
     }
 
     /// What ``ownerWaitEnded(sessionLocked:takeOver:)`` asks.
-    package enum OwnerWaitAction: Sendable, Equatable {
+    enum OwnerWaitAction: Sendable, Equatable {
         /// Claim the prompt again (see ``StartAction/claimPrompt``).
         case claimPrompt
         /// Take the session's prompt from its owner, whoever it is (the user pressed Enter at
@@ -43,12 +45,12 @@ package struct GateStateMachine: Sendable {
 
     /// What ``evaluationSucceeded()`` asks: unlock the session with the evaluation's
     /// ``EvaluationSuccess``; answer ``unlocked()``.
-    package enum EvaluationSucceededAction: Sendable, Equatable {
+    enum EvaluationSucceededAction: Sendable, Equatable {
         case unlockSession
     }
 
     /// What ``evaluationFailed(_:terminalGone:)`` asks.
-    package enum EvaluationFailedAction: Sendable, Equatable {
+    enum EvaluationFailedAction: Sendable, Equatable {
         /// Show `seconds` left of the passcode's throttling (the notice comes with the next
         /// evaluation), then answer ``tick(storeWait:)`` each second with the wait the store says then.
         case countDown(seconds: Int)
@@ -64,12 +66,12 @@ package struct GateStateMachine: Sendable {
     }
 
     /// What ``unlocked()`` asks: the gate is over, unlocked.
-    package enum UnlockedAction: Sendable, Equatable {
+    enum UnlockedAction: Sendable, Equatable {
         case finish(GateEnd, say: String?)
     }
 
     /// What ``tick(storeWait:)`` asks.
-    package enum TickAction: Sendable, Equatable {
+    enum TickAction: Sendable, Equatable {
         /// Redraw the countdown's line with `seconds` left; answer ``tick(storeWait:)`` a second later.
         case redrawCountdown(seconds: Int)
         /// The wait is over: evaluate (see ``ClaimAction/evaluate(notice:clearInterruption:)``).
@@ -77,20 +79,20 @@ package struct GateStateMachine: Sendable {
     }
 
     /// What ``enterWaitEnded(_:terminalGone:)`` asks.
-    package enum EnterWaitAction: Sendable, Equatable {
+    enum EnterWaitAction: Sendable, Equatable {
         case evaluate(notice: String?, clearInterruption: Bool)
         case finish(GateEnd, say: String?)
     }
 
     /// What ``interrupted(_:)`` asks.
-    package enum InterruptedAction: Sendable, Equatable {
+    enum InterruptedAction: Sendable, Equatable {
         /// Forget the interruption and go on with the wait that was interrupted.
         case resume
         case finish(GateEnd, say: String?)
     }
 
     /// What ``terminalGone()`` asks: the gate is over, the session still locked.
-    package enum TerminalGoneAction: Sendable, Equatable {
+    enum TerminalGoneAction: Sendable, Equatable {
         case finish(GateEnd, say: String?)
     }
 
@@ -108,17 +110,17 @@ package struct GateStateMachine: Sendable {
     }
 
     /// With `-S`: standard input answers, so an outcome that would ask again at a terminal ends the gate.
-    package let scripted: Bool
+    let scripted: Bool
     private var state = State.initial
 
     /// How long the gate waits between looks at a prompt another process holds.
-    package static let ownerPollMilliseconds: Int32 = 300
+    static let ownerPollMilliseconds: Int32 = 300
 
     /// Ctrl-C (userCancel) ends the gate instead of clearing the line: `touchgate shell`'s first
     /// gate, before its program shows anything, so the user can leave a login they did not mean.
-    package let cancelable: Bool
+    let cancelable: Bool
 
-    package init(scripted: Bool, cancelable: Bool = false) {
+    init(scripted: Bool, cancelable: Bool = false) {
         self.scripted = scripted
         self.cancelable = cancelable
     }
@@ -129,7 +131,7 @@ package struct GateStateMachine: Sendable {
     // driver's bug (swift-nio's `preconditionFailure` in the arm, never a `default:`).
 
     /// The gate starts over a locked session.
-    package mutating func start() -> StartAction {
+    mutating func start() -> StartAction {
         switch state {
         case .initial:
             state = .claiming(notice: nil, clearInterruption: false)
@@ -143,7 +145,7 @@ package struct GateStateMachine: Sendable {
     /// the claim is held: the gate that held it before may have unlocked it after this gate last
     /// looked (between ``ownerWaitEnded(sessionLocked:takeOver:)`` and the claim), and then
     /// nothing is asked.
-    package mutating func promptClaimed(sessionLocked: Bool) -> ClaimAction {
+    mutating func promptClaimed(sessionLocked: Bool) -> ClaimAction {
         switch state {
         case .claiming(let notice, let clearInterruption):
             if !sessionLocked {
@@ -158,7 +160,7 @@ package struct GateStateMachine: Sendable {
     }
 
     /// Another live process prompts for this session: wait for it.
-    package mutating func promptOwned(by owner: Int32) -> ClaimAction {
+    mutating func promptOwned(by owner: Int32) -> ClaimAction {
         switch state {
         case .claiming:
             state = .waitingForOwner
@@ -171,7 +173,7 @@ package struct GateStateMachine: Sendable {
     /// The wait for the other process is over: it unlocked the session, or the gate claims
     /// again; with `takeOver` (Enter at this gate) it takes the prompt, so the gate in front of
     /// the user can always unlock and never waits for ever for a prompt no one answers.
-    package mutating func ownerWaitEnded(sessionLocked: Bool, takeOver: Bool = false) -> OwnerWaitAction {
+    mutating func ownerWaitEnded(sessionLocked: Bool, takeOver: Bool = false) -> OwnerWaitAction {
         switch state {
         case .waitingForOwner:
             if !sessionLocked {
@@ -186,7 +188,7 @@ package struct GateStateMachine: Sendable {
     }
 
     /// The evaluation succeeded.
-    package mutating func evaluationSucceeded() -> EvaluationSucceededAction {
+    mutating func evaluationSucceeded() -> EvaluationSucceededAction {
         switch state {
         case .evaluating:
             state = .unlocking
@@ -197,7 +199,7 @@ package struct GateStateMachine: Sendable {
     }
 
     /// The evaluation ended with `error`; `terminalGone`: the terminal the gate holds is gone.
-    package mutating func evaluationFailed(_ error: AuthError, terminalGone: Bool = false) -> EvaluationFailedAction {
+    mutating func evaluationFailed(_ error: AuthError, terminalGone: Bool = false) -> EvaluationFailedAction {
         switch state {
         case .evaluating:
             break
@@ -232,7 +234,7 @@ package struct GateStateMachine: Sendable {
     }
 
     /// The session is unlocked in the store.
-    package mutating func unlocked() -> UnlockedAction {
+    mutating func unlocked() -> UnlockedAction {
         switch state {
         case .unlocking:
             let (end, say) = finish(.unlocked)
@@ -248,7 +250,7 @@ package struct GateStateMachine: Sendable {
     /// The countdown follows the store, not its own first number: a count reset elsewhere (a
     /// success at another terminal, `touchgate reset`) or a changed `passcode-delays` ends or
     /// shortens it at the next second, and a wrong try elsewhere lengthens it.
-    package mutating func tick(storeWait: Int?) -> TickAction {
+    mutating func tick(storeWait: Int?) -> TickAction {
         switch state {
         case .countingDown(_, let notice):
             if let remaining = storeWait, remaining > 0 {
@@ -263,7 +265,7 @@ package struct GateStateMachine: Sendable {
     }
 
     /// The wait for Enter ended.
-    package mutating func enterWaitEnded(_ end: GateEnterWait, terminalGone: Bool = false) -> EnterWaitAction {
+    mutating func enterWaitEnded(_ end: GateEnterWait, terminalGone: Bool = false) -> EnterWaitAction {
         switch state {
         case .waitingForEnter:
             break
@@ -297,7 +299,7 @@ package struct GateStateMachine: Sendable {
 
     /// A signal (or a lifecycle event) arrived during a wait of the gate's own (for another
     /// owner, a countdown): it ends the gate, or is forgotten and the wait goes on.
-    package mutating func interrupted(_ interruption: Interruption) -> InterruptedAction {
+    mutating func interrupted(_ interruption: Interruption) -> InterruptedAction {
         switch state {
         case .finished:
             return .finish(.stopped(AuthError(interruption.code)), say: nil)
@@ -308,7 +310,7 @@ package struct GateStateMachine: Sendable {
     }
 
     /// The terminal the gate holds is gone: ending is all that is left (the session stays locked).
-    package mutating func terminalGone() -> TerminalGoneAction {
+    mutating func terminalGone() -> TerminalGoneAction {
         switch state {
         case .initial, .claiming, .waitingForOwner, .evaluating, .unlocking, .countingDown, .waitingForEnter, .finished:
             let (end, say) = finish(.stopped(AuthError(.systemCancel)))

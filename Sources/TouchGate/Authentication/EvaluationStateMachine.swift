@@ -1,3 +1,5 @@
+import TouchGateCore
+
 /// The rules of one evaluation, free of I/O: which factor is tried, when a try is admitted,
 /// how a check's result is settled and counted, and how the evaluation ends.
 ///
@@ -13,9 +15,9 @@
 /// check, finish). The driver
 /// (``Evaluation``) does the store work, the PAM calls and the prompts, and feeds their results
 /// back; so every rule of the evaluation lives here once, and is unit-tested with events alone.
-package struct EvaluationStateMachine: Sendable {
+struct EvaluationStateMachine: Sendable {
     /// What is evaluated.
-    package enum Mode: Sendable, Equatable {
+    enum Mode: Sendable, Equatable {
         /// A policy: the biometric tries, then (device-owner) the passcode tries.
         case policy(AuthPolicy)
         /// The passcode alone (`reset`, `unenroll`).
@@ -26,29 +28,29 @@ package struct EvaluationStateMachine: Sendable {
 
     /// What the driver read before the first try: the user's record, the configuration, and
     /// whether each stack is there.
-    package struct Snapshot: Sendable {
-        package var record: UserRecord
-        package var configuration: Configuration
+    struct Snapshot: Sendable {
+        var record: UserRecord
+        var configuration: Configuration
         /// The remote host of a remote session (SSH), or `nil` for a local one.
-        package var remoteHost: String?
-        package var biometricStackExists: Bool
+        var remoteHost: String?
+        var biometricStackExists: Bool
         /// `nil` when the passcode stack exists; otherwise the sentence naming what is missing.
-        package var passcodeStackMissing: String?
+        var passcodeStackMissing: String?
         /// The reason shown before a factor's first prompt.
-        package var reason: String
+        var reason: String
         /// The label of the fallback (`nil` hides it).
-        package var fallbackTitle: String?
+        var fallbackTitle: String?
         /// The label of the cancel key, Ctrl-C (`nil` hides it).
-        package var cancelTitle: String?
+        var cancelTitle: String?
         /// How many passcode answers one evaluation accepts.
-        package var passcodeTries: Int
+        var passcodeTries: Int
         /// Why the passcode is required before the finger (``PasscodeRequirement``), or `nil`:
         /// a policy's evaluation then makes no biometric PAM call at all.
-        package var passcodeRequired: PasscodeRequirement.Reason?
+        var passcodeRequired: PasscodeRequirement.Reason?
         /// logind reports the lid closed (``LidState``): the reader under it is not waited for.
-        package var lidClosed = false
+        var lidClosed = false
 
-        package init(
+        init(
             record: UserRecord, configuration: Configuration, remoteHost: String? = nil, biometricStackExists: Bool = true,
             passcodeStackMissing: String? = nil, reason: String = "authenticate", fallbackTitle: String? = "Use Passcode",
             cancelTitle: String? = "Cancel", passcodeTries: Int = 3, passcodeRequired: PasscodeRequirement.Reason? = nil
@@ -67,7 +69,7 @@ package struct EvaluationStateMachine: Sendable {
     }
 
     /// A check to run for an admitted try.
-    package enum Check: Sendable, Equatable {
+    enum Check: Sendable, Equatable {
         /// The biometric stack, in a process a cancel can kill. While it only waits for the
         /// sensor an empty line is the fallback; with `typedLineIsPasscode` a non-empty line is
         /// kept for the passcode prompt (and leaves the wait), otherwise it is dropped and the wait
@@ -79,7 +81,7 @@ package struct EvaluationStateMachine: Sendable {
 
     /// What ``start(_:)``, ``lockedOut()``, ``throttled(retryAfterSeconds:)`` and ``settled()``
     /// ask: the next try, or the end.
-    package enum NextAction: Sendable, Equatable {
+    enum NextAction: Sendable, Equatable {
         /// Ask the store to admit (and count ahead) one try of the factor; answer with
         /// ``admitted(_:)``, ``lockedOut()`` or ``throttled(retryAfterSeconds:)``.
         case admit(Factor)
@@ -95,7 +97,7 @@ package struct EvaluationStateMachine: Sendable {
     }
 
     /// What ``admitted(_:)`` asks.
-    package enum AdmittedAction: Sendable, Equatable {
+    enum AdmittedAction: Sendable, Equatable {
         /// Tell the prompt source which try this is (``PromptEvent/tryStarted(_:)``, unless
         /// `step` is `nil`: the passcode's prompt told it already), then run the check of try
         /// `attempt`; answer with ``checkEnded(_:)``.
@@ -107,12 +109,12 @@ package struct EvaluationStateMachine: Sendable {
 
     /// What ``checkEnded(_:)`` asks: record how try `attempt` ended, then tell the prompt source
     /// `notice` (when there is one); answer with ``settled()``.
-    package enum CheckEndedAction: Sendable, Equatable {
+    enum CheckEndedAction: Sendable, Equatable {
         case settle(attempt: Int64, factor: Factor, result: AttemptResult, notice: PromptEvent?)
     }
 
     /// How touchgate's own passcode prompt ended (``NextAction/ask(_:)``).
-    package enum PromptEnd: Sendable, Equatable {
+    enum PromptEnd: Sendable, Equatable {
         /// An answer was submitted (Enter): the try is made, and is admitted. A line refused as
         /// an answer (too long, a NUL byte) is one too: it is counted as a wrong try.
         case submitted
@@ -122,7 +124,7 @@ package struct EvaluationStateMachine: Sendable {
     }
 
     /// What ``interrupted(_:)`` asks.
-    package enum InterruptedAction: Sendable, Equatable {
+    enum InterruptedAction: Sendable, Equatable {
         /// Nothing at once: the interruption ends the evaluation at its next step.
         case endsAtNextStep
         /// Cancel the running check: the prompt is woken, the biometric worker killed.
@@ -170,10 +172,10 @@ package struct EvaluationStateMachine: Sendable {
         case finished
     }
 
-    package let mode: Mode
+    let mode: Mode
     private var state = State.initial(interruption: nil)
 
-    package init(mode: Mode) {
+    init(mode: Mode) {
         self.mode = mode
     }
 
@@ -188,7 +190,7 @@ package struct EvaluationStateMachine: Sendable {
     /// The reason the biometric factor cannot be used now, or `nil` when it can (also for
     /// `canEvaluate`): a remote session, no stack, no biometric factor
     /// (``UserRecord/hasBiometricFactor(under:)``, the one rule), a lockout.
-    package static func biometricAvailability(
+    static func biometricAvailability(
         record: UserRecord, configuration: Configuration, remoteHost: String?, stackExists: Bool
     ) -> AuthError.Code? {
         if remoteHost != nil { return .biometryNotAvailable }
@@ -203,7 +205,7 @@ package struct EvaluationStateMachine: Sendable {
     /// The error of a biometric factor that cannot be used (`code`, from
     /// ``biometricAvailability(record:configuration:remoteHost:stackExists:)`` or a try): in a
     /// remote session, `biometryNotAvailable` says why.
-    package static func biometricError(
+    static func biometricError(
         _ code: AuthError.Code, remoteHost: String?, passcodeRequired: PasscodeRequirement.Reason? = nil
     ) -> AuthError {
         if code == .biometryLockout {
@@ -220,7 +222,7 @@ package struct EvaluationStateMachine: Sendable {
     // MARK: - Inputs
 
     /// The evaluation starts with what the driver read.
-    package mutating func start(_ snapshot: Snapshot) -> NextAction {
+    mutating func start(_ snapshot: Snapshot) -> NextAction {
         let interruption: Interruption?
         switch state {
         case .initial(let pending): interruption = pending
@@ -235,7 +237,7 @@ package struct EvaluationStateMachine: Sendable {
     }
 
     /// The store admitted try `attempt` (already counted as a failure until it is settled).
-    package mutating func admitted(_ attempt: Int64) -> AdmittedAction {
+    mutating func admitted(_ attempt: Int64) -> AdmittedAction {
         let run: Run, factor: Factor, tries: Int, interruption: Interruption?
         switch state {
         case .admitting(let admitting, let admitted, let made, let pending):
@@ -263,7 +265,7 @@ package struct EvaluationStateMachine: Sendable {
     /// a prompt that ended without one counts nothing and ends the evaluation. An interruption
     /// that came while the prompt was open decides, even over an answer submitted at once: that
     /// answer never reaches a stack.
-    package mutating func answered(_ end: PromptEnd) -> NextAction {
+    mutating func answered(_ end: PromptEnd) -> NextAction {
         let run: Run, tries: Int, pending: Interruption?
         switch state {
         case .asking(let asking, let made, let interruption): (run, tries, pending) = (asking, made, interruption)
@@ -284,7 +286,7 @@ package struct EvaluationStateMachine: Sendable {
     }
 
     /// The store refused the try: the factor is locked out.
-    package mutating func lockedOut() -> NextAction {
+    mutating func lockedOut() -> NextAction {
         refused(retryAfterSeconds: nil)
     }
 
@@ -292,7 +294,7 @@ package struct EvaluationStateMachine: Sendable {
     /// try (a lockdown set since the evaluation read the record). Device-owner asks for the
     /// passcode, saying why; biometrics ends with biometryLockout and the reason (the store wrote
     /// the audit entry).
-    package mutating func passcodeRequired(_ reason: PasscodeRequirement.Reason) -> NextAction {
+    mutating func passcodeRequired(_ reason: PasscodeRequirement.Reason) -> NextAction {
         guard case .admitting(var run, .biometric, _, let interruption) = state else { preconditionFailure("not admitting the finger") }
         if let interruption { return finish(AuthError(interruption.code)) }
         run.fingerRefusedBy = reason
@@ -302,14 +304,14 @@ package struct EvaluationStateMachine: Sendable {
 
     /// The store refused the try, or the passcode's prompt before it (``NextAction/ask(_:)``):
     /// the passcode is throttled for `seconds`.
-    package mutating func throttled(retryAfterSeconds seconds: Int) -> NextAction {
+    mutating func throttled(retryAfterSeconds seconds: Int) -> NextAction {
         refused(retryAfterSeconds: seconds)
     }
 
     /// An interruption arrived: a signal (Ctrl-C, SIGTERM, SIGHUP), ``AuthContext/invalidate()``
     /// or a `did-enter-background` of the session (both `application`). A running check is
     /// cancelled; otherwise it ends the evaluation at its next step.
-    package mutating func interrupted(_ interruption: Interruption) -> InterruptedAction {
+    mutating func interrupted(_ interruption: Interruption) -> InterruptedAction {
         switch state {
         case .initial(nil):
             state = .initial(interruption: interruption)
@@ -344,7 +346,7 @@ package struct EvaluationStateMachine: Sendable {
     /// of input at a later prompt of the same stack included); only a try that never did is
     /// taken back. An interruption that arrived while a module worked counts as much as one at
     /// a prompt, and turns even a verified credential into a cancel.
-    package mutating func checkEnded(_ result: CredentialCheckResult) -> CheckEndedAction {
+    mutating func checkEnded(_ result: CredentialCheckResult) -> CheckEndedAction {
         var run: Run
         let factor: Factor, attempt: Int64, tries: Int, pending: Interruption?
         switch state {
@@ -392,7 +394,7 @@ package struct EvaluationStateMachine: Sendable {
     }
 
     /// The store recorded the try being settled.
-    package mutating func settled() -> NextAction {
+    mutating func settled() -> NextAction {
         let run: Run, factor: Factor, tries: Int, next: Next
         switch state {
         case .settling(let settling, let settled, let made, let then): (run, factor, tries, next) = (settling, settled, made, then)

@@ -1,3 +1,5 @@
+import TouchGateCore
+
 /// The rules of one try of the biometric stack in its worker, free of I/O: what a message from
 /// the worker, its result, a line typed at the terminal and an interruption do to the wait.
 ///
@@ -9,18 +11,18 @@
 /// and the input, asks the questions through the ``Conversation`` and sends the answers; which
 /// event ends the wait, how, and when typed input is read is decided here once, and unit-tested
 /// with events alone. No secret passes through the machine: the driver holds an answer's bytes.
-package struct BiometricWaitStateMachine: Sendable {
+struct BiometricWaitStateMachine: Sendable {
     /// What a message relayed from the worker is (read once, in ``PAMMessageStyle``).
-    package typealias MessageStyle = PAMMessageStyle
+    typealias MessageStyle = PAMMessageStyle
 
     /// What ``started()`` asks: send the worker its start frame (then poll); a failed send is
     /// ``workerGone()``.
-    package enum StartedAction: Sendable, Equatable {
+    enum StartedAction: Sendable, Equatable {
         case sendStart
     }
 
     /// What ``workerMessage(style:text:)`` asks.
-    package enum MessageAction: Sendable, Equatable {
+    enum MessageAction: Sendable, Equatable {
         /// Show an information or error line of the stack, then poll again.
         case show(String)
         /// Show the line, then start watching the input: the stack now waits for the sensor
@@ -36,12 +38,12 @@ package struct BiometricWaitStateMachine: Sendable {
 
     /// What ``answered()`` asks: send the answer the driver holds to the worker, wipe it, then
     /// poll again; a failed send is ``workerGone()``.
-    package enum AnsweredAction: Sendable, Equatable {
+    enum AnsweredAction: Sendable, Equatable {
         case sendAnswer
     }
 
     /// What ``lineTyped(_:)`` asks.
-    package enum LineTypedAction: Sendable, Equatable {
+    enum LineTypedAction: Sendable, Equatable {
         /// Poll again: the worker's socket, the interrupter and, when ``watchesInput``, the input.
         case keepWaiting
         /// See ``FinishAction/killWorkerAndFinish(_:fallbackChosen:)`` (the fallback).
@@ -50,7 +52,7 @@ package struct BiometricWaitStateMachine: Sendable {
 
     /// What an input that ends the wait asks (``notSpawned()``, ``notAnswered()``,
     /// ``workerResult(_:)``, ``workerGone()``, ``interrupted(_:)``).
-    package enum FinishAction: Sendable, Equatable {
+    enum FinishAction: Sendable, Equatable {
         /// Kill the worker's process group (when one runs), reap it, and end the check with
         /// `outcome`; with `fallbackChosen` the fallback was chosen during the wait (a line typed
         /// under device-owner stays buffered for the passcode prompt).
@@ -70,13 +72,13 @@ package struct BiometricWaitStateMachine: Sendable {
 
     /// Whether a line typed during the wait can be read at all (the prompt source can watch its
     /// input, and an empty answer is the fallback).
-    package let inputWatchable: Bool
+    let inputWatchable: Bool
     /// Under device-owner a non-empty line typed during the wait is the passcode, kept for its
     /// prompt; otherwise the prompt source drops it and the wait goes on.
-    package let typedLineIsPasscode: Bool
+    let typedLineIsPasscode: Bool
     private var state = State.initial
 
-    package init(inputWatchable: Bool, typedLineIsPasscode: Bool) {
+    init(inputWatchable: Bool, typedLineIsPasscode: Bool) {
         self.inputWatchable = inputWatchable
         self.typedLineIsPasscode = typedLineIsPasscode
     }
@@ -84,7 +86,7 @@ package struct BiometricWaitStateMachine: Sendable {
     /// Whether the driver polls the input now: only while the stack waits for the sensor (before
     /// its first line, or after a question, a line may be the answer to the question) and until
     /// the input ends.
-    package var watchesInput: Bool {
+    var watchesInput: Bool {
         switch state {
         case .running(sensorWait: true, inputEnded: false): inputWatchable
         case .initial, .running, .relaying, .finished: false
@@ -93,12 +95,12 @@ package struct BiometricWaitStateMachine: Sendable {
 
     /// Whether the prompt source keeps a non-empty line it reads during the wait (for the passcode
     /// prompt) or drops it.
-    package var keepsTypedLine: Bool { typedLineIsPasscode }
+    var keepsTypedLine: Bool { typedLineIsPasscode }
 
     // MARK: - Inputs
 
     /// The worker was spawned.
-    package mutating func started() -> StartedAction {
+    mutating func started() -> StartedAction {
         switch state {
         case .initial:
             state = .running(sensorWait: false, inputEnded: false)
@@ -109,7 +111,7 @@ package struct BiometricWaitStateMachine: Sendable {
     }
 
     /// The worker could not be spawned: the stack never ran.
-    package mutating func notSpawned() -> FinishAction {
+    mutating func notSpawned() -> FinishAction {
         switch state {
         case .initial: finish(.notStarted)
         case .running, .relaying, .finished: preconditionFailure("spawned already")
@@ -117,7 +119,7 @@ package struct BiometricWaitStateMachine: Sendable {
     }
 
     /// The worker relayed a message of the stack (its text already sanitized).
-    package mutating func workerMessage(style: MessageStyle, text: String) -> MessageAction {
+    mutating func workerMessage(style: MessageStyle, text: String) -> MessageAction {
         let sensorWait: Bool, inputEnded: Bool
         switch state {
         case .running(let waiting, let ended): (sensorWait, inputEnded) = (waiting, ended)
@@ -143,7 +145,7 @@ package struct BiometricWaitStateMachine: Sendable {
     }
 
     /// The user answered the relayed question.
-    package mutating func answered() -> AnsweredAction {
+    mutating func answered() -> AnsweredAction {
         switch state {
         case .relaying(let inputEnded):
             state = .running(sensorWait: false, inputEnded: inputEnded)
@@ -155,7 +157,7 @@ package struct BiometricWaitStateMachine: Sendable {
 
     /// The relayed question got no answer (the fallback, a cancel, end of input, an invalid line,
     /// no one to ask: the conversation recorded which); the stack is stopped.
-    package mutating func notAnswered() -> FinishAction {
+    mutating func notAnswered() -> FinishAction {
         switch state {
         case .relaying: finish(.conversationFailed)
         case .initial, .running, .finished: preconditionFailure("no question relayed")
@@ -164,7 +166,7 @@ package struct BiometricWaitStateMachine: Sendable {
 
     /// A line typed during the wait, as the prompt source read it (``keepsTypedLine`` said whether
     /// it keeps a non-empty one).
-    package mutating func lineTyped(_ line: WaitingLine) -> LineTypedAction {
+    mutating func lineTyped(_ line: WaitingLine) -> LineTypedAction {
         let sensorWait: Bool
         switch state {
         case .running(let waiting, _) where watchesInput:
@@ -191,7 +193,7 @@ package struct BiometricWaitStateMachine: Sendable {
     }
 
     /// The worker reported the stack's result.
-    package mutating func workerResult(_ outcome: PAMOutcome) -> FinishAction {
+    mutating func workerResult(_ outcome: PAMOutcome) -> FinishAction {
         switch state {
         case .running: finish(outcome)
         case .initial, .relaying, .finished: preconditionFailure("no worker running")
@@ -201,13 +203,13 @@ package struct BiometricWaitStateMachine: Sendable {
     /// The worker is gone without a result (its socket closed, a malformed frame, a send that
     /// failed), or the wait can no longer follow it (a failed poll): a counted failure, never a
     /// success.
-    package mutating func workerGone() -> FinishAction {
+    mutating func workerGone() -> FinishAction {
         finish(.aborted)
     }
 
     /// A signal, ``AuthContext/invalidate()`` or a `did-enter-background`: the wait ends at once.
     /// The driver's caller reads the interruption itself (it decides the evaluation's outcome).
-    package mutating func interrupted(_ interruption: Interruption) -> FinishAction {
+    mutating func interrupted(_ interruption: Interruption) -> FinishAction {
         finish(.aborted)
     }
 
