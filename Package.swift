@@ -93,20 +93,22 @@ let package = Package(
             dependencies: ["TouchGateCore", "TouchGateSystem", "TouchGateStore", "TouchGateTerminal", "TouchGatePAM"],
             path: "Sources/TouchGate"
         ),
-        // The watcher: its loop and bus I/O (logind over libdbus-1); its decisions are TouchGate's
-        // WatchStateMachine and WatchSessions. Neither it nor touchgate-watch links TouchGateCLI.
+        // The watcher: its loop and bus I/O (logind over libdbus-1) and, internal beside the loop, its
+        // decisions (WatchStateMachine, pure: it imports the core alone); what it does to the sessions
+        // is TouchGate's WatchSessions. Neither it nor touchgate-watch links TouchGateCLI.
         .target(
             name: "TouchGateWatch",
-            dependencies: ["TouchGate", "TouchGateSystem", "CDBus"],
+            dependencies: ["TouchGate", "TouchGateCore", "TouchGateSystem", "CDBus"],
             path: "Sources/TouchGateWatch",
             swiftSettings: [.unsafeFlags(dbusIncludeFlags)]
         ),
         .target(name: "TouchGateTesting", dependencies: ["TouchGate", "TouchGateSystem"], path: "Sources/TouchGateTesting"),
         // libvterm: the screen of the program `touchgate shell` runs, drawn back after an unlock.
         .systemLibrary(name: "CVTerm", path: "Sources/CVTerm", providers: [.apt(["libvterm-dev"])]),
-        // `touchgate shell`'s I/O: the pseudo-terminal, the screen model (libvterm) and the loop;
-        // its decisions are TouchGate's ShellOwnerStateMachine.
-        .target(name: "TouchGateOwner", dependencies: ["TouchGate", "TouchGateSystem", "CVTerm"], path: "Sources/TouchGateOwner"),
+        // `touchgate shell`'s I/O: the pseudo-terminal, the screen model (libvterm) and the loop; its
+        // decisions are ShellOwnerStateMachine, internal beside the loop (pure: it imports the core alone).
+        .target(name: "TouchGateOwner", dependencies: ["TouchGate", "TouchGateCore", "TouchGateSystem", "CVTerm"],
+                path: "Sources/TouchGateOwner"),
         // The command-line engine, in swift-argument-parser's shape: the specs of commands, options
         // and arguments, the parser, and the help, man page sections and shell completions rendered
         // from a spec table. It knows no command of touchgate's (CommandTable declares them) and
@@ -164,9 +166,13 @@ let package = Package(
             "TestSupport",
         ], path: "Tests/TouchGateTests"),
         .testTarget(name: "TouchGateSystemTests", dependencies: ["TouchGateSystem", "TestSupport"], path: "Tests/TouchGateSystemTests"),
-        // The screen model of `touchgate shell` (TouchGateOwner's InnerScreen) against libvterm fed every byte.
-        .testTarget(name: "TouchGateOwnerTests", dependencies: ["TouchGateOwner", "CVTerm", "TestSupport"],
+        // The screen model of `touchgate shell` (TouchGateOwner's InnerScreen) against libvterm fed every
+        // byte, and the owner's ShellOwnerStateMachine.
+        .testTarget(name: "TouchGateOwnerTests", dependencies: ["TouchGateOwner", "TouchGateCore", "CVTerm", "TestSupport"],
                     path: "Tests/TouchGateOwnerTests"),
+        // The watcher's WatchStateMachine (internal to TouchGateWatch, whose libdbus-1 headers it must see).
+        .testTarget(name: "TouchGateWatchTests", dependencies: ["TouchGateWatch", "TouchGateCore"],
+                    path: "Tests/TouchGateWatchTests", swiftSettings: [.unsafeFlags(dbusIncludeFlags)]),
         // docs/testing.md's Swift example, built and run with the suite (a separate package would
         // build touchgate a second time).
         .testTarget(name: "ExampleTests", dependencies: ["TouchGate", "TouchGateTesting"], path: "examples/swift"),

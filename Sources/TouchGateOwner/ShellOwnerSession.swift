@@ -5,7 +5,7 @@ import TouchGate
 package struct ShellOwnerSession {
     /// Asks the store whether the session is locked now (a store that fails answers `true`), and
     /// the `idle-seconds` it has.
-    package var check: (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int)
+    package var check: (ShellOwnerCheckReason) -> (locked: Bool, idleSeconds: Int)
     /// Reads the store's `idle-seconds` now (`nil` when it cannot): the owner asks each
     /// ``ShellOwnerStateMachine/settingsReadSeconds`` while the session is shown.
     package var idleSeconds: () -> Int?
@@ -24,7 +24,7 @@ package struct ShellOwnerSession {
     /// The process's one clock (the store's): the idle time and the owner's deadlines read it.
     package var clock: any Clock
 
-    package init(check: @escaping (ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int),
+    package init(check: @escaping (ShellOwnerCheckReason) -> (locked: Bool, idleSeconds: Int),
                 look: @escaping () -> (locked: Bool, idleSeconds: Int),
                 record: @escaping (LifecycleEvent) -> Void, gate: [String], path: String, argv: [String],
                 environment: [String], channel: Int32, clock: any Clock, idleSeconds: @escaping () -> Int? = { nil }) {

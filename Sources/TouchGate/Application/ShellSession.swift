@@ -54,7 +54,7 @@ package final class ShellSession {
     /// Whether the session is locked now, by the lifecycle's rules for a look at it (idle time
     /// since `.idle(since)`, a return from the background), and the idle limit to watch for.
     /// Locked, with no idle limit, when the store cannot say.
-    package func check(_ reason: ShellOwnerStateMachine.CheckReason) -> (locked: Bool, idleSeconds: Int) {
+    package func check(_ reason: ShellOwnerCheckReason) -> (locked: Bool, idleSeconds: Int) {
         guard let store else { return (true, 0) }
         do {
             let record = try store.user(user)

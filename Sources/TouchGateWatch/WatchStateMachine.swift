@@ -1,3 +1,5 @@
+import TouchGateCore
+
 /// What `touchgate watch` does with what logind says, as a pure state machine.
 ///
 /// Shaped like swift-nio's state machines (NIOTLS's `ProtocolNegotiationHandlerStateMachine`): a
@@ -9,17 +11,17 @@
 /// The invariants: the sleep delay inhibitor is released only after every session was sent to
 /// the background and locked (``SleepAction/sendAllToBackground(thenReleaseInhibitor:)`` says
 /// both, in that order), and no input ever leads to an unlock (there is no such action).
-package struct WatchStateMachine: Equatable, Sendable {
+struct WatchStateMachine: Equatable, Sendable {
     /// What ``start()`` and ``reconnectDue()`` ask: connect to the system bus, find the user's
     /// sessions and subscribe; answer ``connected(logindPresent:)`` or ``disconnected(_:)``.
-    package enum ConnectAction: Equatable, Sendable {
+    enum ConnectAction: Equatable, Sendable {
         case connect
         /// Nothing: a connection is up or under way already.
         case none
     }
 
     /// What ``connected(logindPresent:)`` asks.
-    package enum ConnectedAction: Equatable, Sendable {
+    enum ConnectedAction: Equatable, Sendable {
         /// Say `report` (a reconnect) when there is one, then take logind's sleep delay inhibitor
         /// and keep its file descriptor; answer ``inhibitorTaken()`` or ``inhibitorRefused()``.
         case takeInhibitor(report: String?)
@@ -28,7 +30,7 @@ package struct WatchStateMachine: Equatable, Sendable {
     }
 
     /// What ``disconnected(_:)`` asks.
-    package enum DisconnectedAction: Equatable, Sendable {
+    enum DisconnectedAction: Equatable, Sendable {
         /// Close the inhibitor's descriptor when `releaseInhibitor` (an inhibitor lives as long
         /// as the connection that took it), say `report`, drop the connection and answer
         /// ``reconnectDue()`` after `delay` seconds.
@@ -38,7 +40,7 @@ package struct WatchStateMachine: Equatable, Sendable {
     }
 
     /// What ``logindPresent(_:)`` asks.
-    package enum LogindPresenceAction: Equatable, Sendable {
+    enum LogindPresenceAction: Equatable, Sendable {
         /// logind left: close the inhibitor's descriptor when `releaseInhibitor` (logind's end
         /// of it is gone), then say `report`.
         case left(releaseInhibitor: Bool, report: String)
@@ -52,30 +54,30 @@ package struct WatchStateMachine: Equatable, Sendable {
     /// to the background and locked (a waiting evaluation cancelled, every tmux server of those
     /// sessions locking its clients); then, when `thenReleaseInhibitor`, close the inhibitor's
     /// descriptor, which lets the machine sleep.
-    package enum SleepAction: Equatable, Sendable {
+    enum SleepAction: Equatable, Sendable {
         case sendAllToBackground(thenReleaseInhibitor: Bool)
     }
 
     /// What ``wokeUp()`` asks: `will-enter-foreground` for the sessions this watcher sent to
     /// the background (never an unlock); then, when `thenTakeInhibitor`, a new inhibitor.
-    package enum WakeAction: Equatable, Sendable {
+    enum WakeAction: Equatable, Sendable {
         case bringAllToForeground(thenTakeInhibitor: Bool)
     }
 
     /// What ``sessionLocked()`` asks: every session of the user to the background and locked
     /// (as ``SleepAction``), the inhibitor untouched.
-    package enum SessionLockAction: Equatable, Sendable {
+    enum SessionLockAction: Equatable, Sendable {
         case sendAllToBackground
     }
 
     /// What ``sessionUnlocked()`` asks: the sessions this watcher sent away back towards the
     /// foreground (never an unlock), the inhibitor untouched.
-    package enum SessionUnlockAction: Equatable, Sendable {
+    enum SessionUnlockAction: Equatable, Sendable {
         case bringAllToForeground
     }
 
     /// What ``inhibitorTaken()`` asks.
-    package enum InhibitorTakenAction: Equatable, Sendable {
+    enum InhibitorTakenAction: Equatable, Sendable {
         /// Keep its descriptor open.
         case keep
         /// The machine is going to sleep already: close it at once.
@@ -83,13 +85,13 @@ package struct WatchStateMachine: Equatable, Sendable {
     }
 
     /// What ``inhibitorRefused()`` asks: say the line on standard error.
-    package enum InhibitorRefusedAction: Equatable, Sendable {
+    enum InhibitorRefusedAction: Equatable, Sendable {
         case report(String)
     }
 
     /// What ``terminate()`` asks: close the inhibitor's descriptor when `releaseInhibitor`,
     /// then stop with exit status 0.
-    package enum TerminateAction: Equatable, Sendable {
+    enum TerminateAction: Equatable, Sendable {
         case exit(releaseInhibitor: Bool)
     }
 
@@ -136,7 +138,7 @@ package struct WatchStateMachine: Equatable, Sendable {
     private var state = State.idle(Facts())
 
     /// Whether an inhibitor is held (its descriptor open).
-    package var holdsInhibitor: Bool {
+    var holdsInhibitor: Bool {
         switch state {
         case .connected(_, let holds): holds
         case .idle, .connecting, .waiting, .exited: false
@@ -144,25 +146,25 @@ package struct WatchStateMachine: Equatable, Sendable {
     }
 
     /// Between `PrepareForSleep(true)` and `(false)`: no new inhibitor is taken.
-    package var sleeping: Bool { state.facts.sleeping }
+    var sleeping: Bool { state.facts.sleeping }
     /// Failed connection attempts since the last success, for the backoff.
     var failures: Int { state.facts.failures }
 
     /// The first reconnect delay; each further failure doubles it up to ``maximumDelay``.
-    package static let initialDelay = 0.25
-    package static let maximumDelay = 30.0
+    static let initialDelay = 0.25
+    static let maximumDelay = 30.0
 
-    package init() {}
+    init() {}
 
     /// The delay before the next attempt after `failures` failed ones.
-    package static func backoff(failures: Int) -> Double {
+    static func backoff(failures: Int) -> Double {
         min(maximumDelay, initialDelay * Double(1 << min(max(failures - 1, 0), 16)))
     }
 
     // MARK: - Inputs
 
     /// The watcher starts.
-    package mutating func start() -> ConnectAction {
+    mutating func start() -> ConnectAction {
         switch state {
         case .idle(let facts), .waiting(let facts):
             state = .connecting(facts)
@@ -173,12 +175,12 @@ package struct WatchStateMachine: Equatable, Sendable {
     }
 
     /// The reconnect delay asked for by ``DisconnectedAction/scheduleReconnect(after:releaseInhibitor:report:)`` is over.
-    package mutating func reconnectDue() -> ConnectAction {
+    mutating func reconnectDue() -> ConnectAction {
         start()
     }
 
     /// The bus connection is up and subscribed; whether logind is on the bus.
-    package mutating func connected(logindPresent: Bool) -> ConnectedAction {
+    mutating func connected(logindPresent: Bool) -> ConnectedAction {
         var facts: Facts, holds: Bool
         switch state {
         case .connected(let known, let holding): (facts, holds) = (known, holding)
@@ -196,7 +198,7 @@ package struct WatchStateMachine: Equatable, Sendable {
     }
 
     /// Connecting failed, or the connection went away; `reason` says why.
-    package mutating func disconnected(_ reason: String) -> DisconnectedAction {
+    mutating func disconnected(_ reason: String) -> DisconnectedAction {
         var facts: Facts, held: Bool
         switch state {
         case .waiting:
@@ -212,7 +214,7 @@ package struct WatchStateMachine: Equatable, Sendable {
     }
 
     /// logind left the bus (its name lost its owner), or came back.
-    package mutating func logindPresent(_ present: Bool) -> LogindPresenceAction {
+    mutating func logindPresent(_ present: Bool) -> LogindPresenceAction {
         switch state {
         case .connected(var facts, let holds):
             if !present {
@@ -231,7 +233,7 @@ package struct WatchStateMachine: Equatable, Sendable {
 
     /// `PrepareForSleep(true)`: the machine is about to sleep. The lock first, then the
     /// inhibitor: logind waits for it before the machine sleeps.
-    package mutating func preparingForSleep() -> SleepAction {
+    mutating func preparingForSleep() -> SleepAction {
         switch state {
         case .connected(var facts, let holds):
             facts.sleeping = true
@@ -244,7 +246,7 @@ package struct WatchStateMachine: Equatable, Sendable {
     }
 
     /// `PrepareForSleep(false)`: the machine woke.
-    package mutating func wokeUp() -> WakeAction {
+    mutating func wokeUp() -> WakeAction {
         switch state {
         case .connected(var facts, let holds):
             facts.sleeping = false
@@ -257,21 +259,21 @@ package struct WatchStateMachine: Equatable, Sendable {
     }
 
     /// `Lock` on one of the user's sessions (`loginctl lock-session`, a desktop locker).
-    package mutating func sessionLocked() -> SessionLockAction {
+    mutating func sessionLocked() -> SessionLockAction {
         switch state {
         case .idle, .connecting, .connected, .waiting, .exited: .sendAllToBackground
         }
     }
 
     /// `Unlock` on one of the user's sessions.
-    package mutating func sessionUnlocked() -> SessionUnlockAction {
+    mutating func sessionUnlocked() -> SessionUnlockAction {
         switch state {
         case .idle, .connecting, .connected, .waiting, .exited: .bringAllToForeground
         }
     }
 
     /// The delay inhibitor was taken (its descriptor is open).
-    package mutating func inhibitorTaken() -> InhibitorTakenAction {
+    mutating func inhibitorTaken() -> InhibitorTakenAction {
         switch state {
         case .connected(let facts, _):
             state = .connected(facts, holdsInhibitor: !facts.sleeping)
@@ -283,7 +285,7 @@ package struct WatchStateMachine: Equatable, Sendable {
     }
 
     /// logind refused the delay inhibitor.
-    package mutating func inhibitorRefused() -> InhibitorRefusedAction {
+    mutating func inhibitorRefused() -> InhibitorRefusedAction {
         switch state {
         case .connected(let facts, _):
             state = .connected(facts, holdsInhibitor: false)
@@ -294,7 +296,7 @@ package struct WatchStateMachine: Equatable, Sendable {
     }
 
     /// SIGTERM or SIGINT.
-    package mutating func terminate() -> TerminateAction {
+    mutating func terminate() -> TerminateAction {
         switch state {
         case .connected(let facts, let holds):
             state = .exited(facts)

@@ -1,5 +1,5 @@
 import Testing
-@testable import TouchGate
+@testable import TouchGateWatch
 @testable import TouchGateCore
 
 /// ``WatchStateMachine`` on its own: what `touchgate watch` does for each input, each input's

@@ -1,5 +1,5 @@
 import Testing
-@testable import TouchGate
+@testable import TouchGateOwner
 @testable import TouchGateCore
 
 /// ``ShellOwnerStateMachine`` on its own, with a set clock: what `touchgate shell` does for each

@@ -1,3 +1,5 @@
+import TouchGateCore
+
 /// The decisions of `touchgate shell`, the terminal owner: when the inner program starts, when a
 /// key reaches it, when its output reaches the screen, when the gate covers the terminal, and
 /// how the owner ends.
@@ -8,16 +10,9 @@
 /// the program is: the lock does not depend on the program's cooperation, as a shell hook does.
 /// Pure, in the shape of swift-nio's state machines: each input returns the action the driver
 /// performs (``ShellOwner`` in `TouchGateOwner`); no I/O here.
-package struct ShellOwnerStateMachine: Sendable {
-    /// Why the owner asks whether the session is locked.
-    package enum CheckReason: Equatable, Sendable {
-        /// The owner starts: a new session, locked while the lock is on, asks before the program runs.
-        case launch
-        /// No input for `idle-seconds` since `idleSince`.
-        case idle(since: Double)
-        /// The watcher (suspend, screen lock) or a lifecycle event for the session asked.
-        case request
-    }
+struct ShellOwnerStateMachine: Sendable {
+    /// Why the owner asks whether the session is locked (the core's, which ``ShellSession`` answers).
+    typealias CheckReason = ShellOwnerCheckReason
 
     private enum State: Sendable {
         /// Before the first check: nothing runs yet.
@@ -37,16 +32,16 @@ package struct ShellOwnerStateMachine: Sendable {
     /// The store's `idle-seconds` as of the last check (0: no idle lock).
     private var idleSeconds: Int = 0
 
-    package init() {}
+    init() {}
 
     // MARK: - Start
 
-    package enum StartAction: Equatable, Sendable {
+    enum StartAction: Equatable, Sendable {
         /// Record the launch, then ask the store whether the session is locked (``checked(locked:idleSeconds:now:)``).
         case checkSession(CheckReason)
     }
 
-    package mutating func start(now: Double) -> StartAction {
+    mutating func start(now: Double) -> StartAction {
         switch state {
         case .idle:
             state = .checking(.launch, programStarted: false, lastInput: now)
@@ -58,7 +53,7 @@ package struct ShellOwnerStateMachine: Sendable {
 
     // MARK: - The store's answer
 
-    package enum CheckAction: Equatable, Sendable {
+    enum CheckAction: Equatable, Sendable {
         /// Stop passing keys, keep output off the screen, blank the screen and run the gate.
         case cover
         /// The session may be shown: start the program (the first check only).
@@ -69,7 +64,7 @@ package struct ShellOwnerStateMachine: Sendable {
 
     /// The answer to a ``CheckReason``: whether the session is locked, and the idle time the store has now.
     /// A store that cannot be read counts as locked (the gate then runs offline, passcode only).
-    package mutating func checked(locked: Bool, idleSeconds: Int, now: Double) -> CheckAction {
+    mutating func checked(locked: Bool, idleSeconds: Int, now: Double) -> CheckAction {
         self.idleSeconds = idleSeconds
         let reason: CheckReason, started: Bool, lastInput: Double
         switch state {
@@ -95,7 +90,7 @@ package struct ShellOwnerStateMachine: Sendable {
 
     // MARK: - The gate
 
-    package enum GateEndAction: Equatable, Sendable {
+    enum GateEndAction: Equatable, Sendable {
         /// The unlock: start the program, now that the session may be shown.
         case startProgram
         /// The unlock: draw the program's screen back from the screen model and pass keys again.
@@ -116,7 +111,7 @@ package struct ShellOwnerStateMachine: Sendable {
     }
 
     /// Why the owner ends after a gate that did not unlock.
-    package enum GiveUpReason: Equatable, Sendable {
+    enum GiveUpReason: Equatable, Sendable {
         /// The gate cannot unlock here: another run would end the same (no terminal to ask at,
         /// a usage error, a value or a store it cannot use, a gate that cannot be run).
         case cannotUnlock
@@ -129,9 +124,9 @@ package struct ShellOwnerStateMachine: Sendable {
     }
 
     /// A gate that ends sooner than this after its start, without an unlock, ended "quickly".
-    package static let quickEndSeconds = 2.0
+    static let quickEndSeconds = 2.0
     /// How many quick ends in a row end the owner.
-    package static let quickEndsToGiveUp = 5
+    static let quickEndsToGiveUp = 5
     /// The gates that ended quickly in a row, without an unlock.
     private var quickEnds = 0
 
@@ -141,7 +136,7 @@ package struct ShellOwnerStateMachine: Sendable {
     /// (the owner runs that gate with `--cancelable`). A gate killed, crashed or cancelled by the
     /// system is run again (that may not happen twice), unless gates keep ending at once
     /// (``GiveUpReason/keepsEnding``, which ``gateEnded(status:terminalGone:now:startedAt:)`` counts).
-    package static func endsForGood(gateStatus: Int32, programStarted: Bool) -> GiveUpReason? {
+    static func endsForGood(gateStatus: Int32, programStarted: Bool) -> GiveUpReason? {
         let status = ExitCode(rawValue: gateStatus)
         if status == ExitCode(.userCancel), !programStarted { return .cancelled }
         return cannotUnlockStatuses.contains(status) ? .cannotUnlock : nil
@@ -149,12 +144,12 @@ package struct ShellOwnerStateMachine: Sendable {
 
     /// The gate's statuses that another run would repeat: no terminal to ask at, a usage error, a
     /// value or a store it cannot use, a gate that cannot be run (the shell's two).
-    package static let cannotUnlockStatuses: [ExitCode] = [
+    static let cannotUnlockStatuses: [ExitCode] = [
         .notInteractive, .usage, .badValue, .store, .cannotExecute, .commandNotFound,
     ]
 
     /// Whether the program has started (the gate that covers it then runs without `--cancelable`).
-    package var programStarted: Bool {
+    var programStarted: Bool {
         switch state {
         case .idle, .checking(_, programStarted: false, _), .covered(programStarted: false): false
         case .checking(_, programStarted: true, _), .covered(programStarted: true), .open, .hangingUp, .ended: true
@@ -162,7 +157,7 @@ package struct ShellOwnerStateMachine: Sendable {
     }
 
     /// The gate that started at `startedAt` ended with `status` (``ExitCode/success``: the unlock).
-    package mutating func gateEnded(status: Int32, terminalGone: Bool, now: Double, startedAt: Double? = nil) -> GateEndAction {
+    mutating func gateEnded(status: Int32, terminalGone: Bool, now: Double, startedAt: Double? = nil) -> GateEndAction {
         let started: Bool
         switch state {
         case .covered(let running): started = running
@@ -192,7 +187,7 @@ package struct ShellOwnerStateMachine: Sendable {
 
     // MARK: - Input and output
 
-    package enum InputAction: Equatable, Sendable {
+    enum InputAction: Equatable, Sendable {
         /// Write the bytes to the program's terminal.
         case relay
         /// Drop them: the gate holds the terminal, or nothing runs yet.
@@ -200,7 +195,7 @@ package struct ShellOwnerStateMachine: Sendable {
     }
 
     /// Bytes typed at the outer terminal (focus reports already taken out).
-    package mutating func input(now: Double) -> InputAction {
+    mutating func input(now: Double) -> InputAction {
         switch state {
         case .open:
             state = .open(lastInput: now)
@@ -210,7 +205,7 @@ package struct ShellOwnerStateMachine: Sendable {
         }
     }
 
-    package enum OutputAction: Equatable, Sendable {
+    enum OutputAction: Equatable, Sendable {
         /// To the screen model and to the outer terminal.
         case showAndRecord
         /// To the screen model only: the gate holds the terminal.
@@ -218,7 +213,7 @@ package struct ShellOwnerStateMachine: Sendable {
     }
 
     /// Bytes the program wrote.
-    package func output() -> OutputAction {
+    func output() -> OutputAction {
         switch state {
         case .open: .showAndRecord
         case .idle, .checking, .covered, .hangingUp, .ended: .recordOnly
@@ -227,31 +222,31 @@ package struct ShellOwnerStateMachine: Sendable {
 
     /// How often a shown session reads its settings again: a `config set idle-seconds` made
     /// elsewhere reaches a running owner within this many seconds.
-    package static let settingsReadSeconds: Double = 1
+    static let settingsReadSeconds: Double = 1
 
     /// The store's `idle-seconds` read again while the session is shown (`nil`: the store could
     /// not say, and the last value stands). The idle lock is then due at the last key plus the
     /// new time: a shorter one already past locks at once (the timer fires).
-    package mutating func settingsRead(idleSeconds: Int?) {
+    mutating func settingsRead(idleSeconds: Int?) {
         if let idleSeconds { self.idleSeconds = idleSeconds }
     }
 
     /// When the idle lock is due: the last key plus `idle-seconds`, or `nil` (no idle lock, or
     /// the terminal is not shown).
-    package var idleDeadline: Double? {
+    var idleDeadline: Double? {
         switch state {
         case .open(let lastInput): idleSeconds > 0 ? lastInput + Double(idleSeconds) : nil
         case .idle, .checking, .covered, .hangingUp, .ended: nil
         }
     }
 
-    package enum TimerAction: Equatable, Sendable {
+    enum TimerAction: Equatable, Sendable {
         case checkSession(CheckReason)
         case none
     }
 
     /// The timer woke at `now`: the idle lock when its time came.
-    package mutating func timerFired(now: Double) -> TimerAction {
+    mutating func timerFired(now: Double) -> TimerAction {
         switch state {
         case .open(let lastInput):
             guard let deadline = idleDeadline, now >= deadline else { return .none }
@@ -264,7 +259,7 @@ package struct ShellOwnerStateMachine: Sendable {
 
     // MARK: - Requests, focus, size
 
-    package enum RequestAction: Equatable, Sendable {
+    enum RequestAction: Equatable, Sendable {
         /// Ask the store (the session was marked locked, or sent to the background), then acknowledge.
         case checkSession(CheckReason)
         /// Already covered (or not started): acknowledge at once.
@@ -272,7 +267,7 @@ package struct ShellOwnerStateMachine: Sendable {
     }
 
     /// The watcher or a lifecycle event asks the owner to look at the session now.
-    package mutating func lockRequested() -> RequestAction {
+    mutating func lockRequested() -> RequestAction {
         switch state {
         case .open(let lastInput):
             state = .checking(.request, programStarted: true, lastInput: lastInput)
@@ -282,14 +277,14 @@ package struct ShellOwnerStateMachine: Sendable {
         }
     }
 
-    package enum FocusAction: Equatable, Sendable {
+    enum FocusAction: Equatable, Sendable {
         case record(LifecycleEvent)
         case none
     }
 
     /// A focus report of the outer terminal (mode 1004): focus out is will-resign-active, focus
     /// in did-become-active, as tmux's focus hooks send them. Neither unlocks anything.
-    package func focusChanged(focused: Bool) -> FocusAction {
+    func focusChanged(focused: Bool) -> FocusAction {
         switch state {
         case .open, .covered(programStarted: true), .checking(_, programStarted: true, _):
             return .record(focused ? .didBecomeActive : .willResignActive)
@@ -298,14 +293,14 @@ package struct ShellOwnerStateMachine: Sendable {
         }
     }
 
-    package enum ResizeAction: Equatable, Sendable {
+    enum ResizeAction: Equatable, Sendable {
         /// Give the program's terminal and the screen model the outer size (the program redraws
         /// into the model; while covered, nothing of it shows).
         case resizeProgram
         case none
     }
 
-    package func resized() -> ResizeAction {
+    func resized() -> ResizeAction {
         switch state {
         case .ended, .hangingUp, .idle: .none
         case .checking, .open, .covered: .resizeProgram
@@ -314,7 +309,7 @@ package struct ShellOwnerStateMachine: Sendable {
 
     // MARK: - Ends
 
-    package enum HangUpAction: Equatable, Sendable {
+    enum HangUpAction: Equatable, Sendable {
         /// Hang up the program (SIGHUP, as a terminal that closes) and end the gate, then wait for the program.
         case hangUpProgram
         /// Nothing runs: end now (the gate, if any, is ended).
@@ -324,7 +319,7 @@ package struct ShellOwnerStateMachine: Sendable {
 
     /// The outer terminal hung up, or the owner got SIGHUP or SIGTERM: the program ends as at a
     /// terminal close, and nothing of it is ever shown again.
-    package mutating func hangUp() -> HangUpAction {
+    mutating func hangUp() -> HangUpAction {
         switch state {
         case .ended, .hangingUp:
             return .none
@@ -337,7 +332,7 @@ package struct ShellOwnerStateMachine: Sendable {
         }
     }
 
-    package enum ProgramExitAction: Equatable, Sendable {
+    enum ProgramExitAction: Equatable, Sendable {
         /// Write what is left of its output (when shown), give the terminal back and exit with its status.
         case exit(showRemainingOutput: Bool)
         /// End the gate first and clear the screen (nothing of the session shows), then exit with its status.
@@ -345,7 +340,7 @@ package struct ShellOwnerStateMachine: Sendable {
     }
 
     /// The program ended (its status is the owner's).
-    package mutating func programExited() -> ProgramExitAction {
+    mutating func programExited() -> ProgramExitAction {
         let previous = state
         state = .ended
         switch previous {
@@ -356,7 +351,7 @@ package struct ShellOwnerStateMachine: Sendable {
     }
 
     /// Whether keys are read from the outer terminal now (the gate reads them while it runs).
-    package var readsInput: Bool {
+    var readsInput: Bool {
         switch state {
         case .open: true
         case .idle, .checking, .covered, .hangingUp, .ended: false
