@@ -16,7 +16,7 @@ extension Runner {
         var bake = SnippetBake(line: TouchGateCommandLine(executable: executablePath()))
         // As the store path resolves: an empty value means the default store.
         if let path = invocationContext.namedStorePath {
-            bake.line.storePath = absolutePath(path)
+            bake.line.storePath = absolutePath(FilePath(path)).string
             bake.sources["--store"] = invocation.storePath == nil ? "TOUCHGATE_STORE" : "--store"
         }
         if let id = invocation.storeID {
@@ -43,7 +43,7 @@ extension Runner {
 
     /// The path of the store the snippets' commands read, from the root, as it resolves where
     /// they are generated (exported to the session as `TOUCHGATE_HOOK_STORE`, see ``openStore()``).
-    var hookStorePath: String? { (try? storePath).map(absolutePath) }
+    var hookStorePath: String? { (try? storePath).map { absolutePath($0).string } }
 
     /// `touchgate tmux-conf`: a snippet for `~/.tmux.conf` (``IntegrationSnippet/tmuxConf(_:hookStorePath:)``).
     func tmuxConf() -> ExitCode {

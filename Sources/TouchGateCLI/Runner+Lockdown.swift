@@ -13,7 +13,7 @@ extension Runner {
         try checkLedgerUser(name, in: store)
         try store.lockdown(user: name, byAdministrator: administrator, session: environment["TOUCHGATE_SESSION"], actor: actor)
         let reason: PasscodeRequirement.Reason = administrator ? .adminLock : .lockdown
-        emit(.object([("user", .string(name)), ("store", .string(store.path)), ("passcodeRequired", .string(reason.rawValue))]),
+        emit(.object([("user", .string(name)), ("store", .string(store.path.string)), ("passcodeRequired", .string(reason.rawValue))]),
              text: "lockdown for \(name): the biometric factor is off until the next passcode success")
         return .success
     }

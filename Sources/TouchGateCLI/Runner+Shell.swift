@@ -35,7 +35,7 @@ extension Runner {
         pthread_sigmask(SIG_BLOCK, &usr1, nil)
         // The channel first, in the user's private directory (no other account can take its
         // name): an owner no one can reach at a suspend would run uncovered, so it does not start.
-        let channelDirectory: String
+        let channelDirectory: FilePath
         let channel: Int32
         do {
             channelDirectory = try OwnerChannelDirectory.prepare(runtimeDirectory: environment["XDG_RUNTIME_DIR"], uid: geteuid())
@@ -58,7 +58,7 @@ extension Runner {
         // Listening (above) before it is listed: whoever finds this owner in the store can reach it.
         session.start()
 
-        let gate = TouchGateCommandLine(executable: executablePath(), storePath: (try? storePath).map(absolutePath), storeID: storeID,
+        let gate = TouchGateCommandLine(executable: executablePath(), storePath: (try? storePath).map { absolutePath($0).string }, storeID: storeID,
                                         user: name, pamConfigurationDirectory: pamConfigurationDirectory).words(["gate", "--session", id])
 
         let variables = ShellSession.programEnvironment(environment.entries, session: id, hookStore: hookStorePath)
@@ -73,11 +73,11 @@ extension Runner {
     /// Replaces this process with the program, every signal back at its default.
     ///
     /// The corresponding C function is `execv`.
-    private func execProgram(_ path: String, _ argv: [String]) -> ExitCode {
+    private func execProgram(_ path: FilePath, _ argv: [String]) -> ExitCode {
         for number in [SIGINT, SIGQUIT, SIGTSTP] { signal(number, SIG_DFL) }
         var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for pointer in arguments { free(pointer) } }
-        execv(path, &arguments)
-        return fail("shell: cannot run \(path.escapedForMessage): \(Errno.current)", .unavailable)
+        execv(path.string, &arguments)
+        return fail("shell: cannot run \(path.string.escapedForMessage): \(Errno.current)", .unavailable)
     }
 }

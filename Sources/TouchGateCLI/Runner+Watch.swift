@@ -17,7 +17,7 @@ extension Runner {
         let name = try user
         let (path, id) = try {
             let store = try openStore()
-            return (absolutePath(store.path), try store.storeID())
+            return (absolutePath(store.path).string, try store.storeID())
         }()
         let line = WatcherCommandLine(storePath: path, storeID: id, user: name, json: invocation.json)
         var argv: [UnsafeMutablePointer<CChar>?] = ([watcher] + line.arguments).map { strdup($0) } + [nil]

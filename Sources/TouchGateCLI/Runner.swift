@@ -91,7 +91,7 @@ package struct Runner {
     // MARK: - Shared pieces
 
     /// The store path (``InvocationContext/storePath``).
-    var storePath: String { get throws { try invocationContext.storePath } }
+    var storePath: FilePath { get throws { try invocationContext.storePath } }
 
     /// The user (``InvocationContext/user``): `--user`, then `TOUCHGATE_USER`, then the invoking user.
     var user: String { get throws { try invocationContext.user } }

@@ -44,11 +44,12 @@ extension Runner {
         let user = "demo"
         let passcode = "demo-passcode"
         let finger = "demo-finger"
-        try writeFile(directory + "/passcode.db", "\(user):\(passcode):touchgate\n")
-        try writeFile(directory + "/biometric.db", "\(user):\(finger):touchgate-biometric\n")
-        try writeFile(directory + "/touchgate", "auth required \(matrix) passdb=\(directory)/passcode.db\n")
-        try writeFile(directory + "/touchgate-biometric", "auth required \(matrix) passdb=\(directory)/biometric.db\n")
-        let store = try Store(path: directory + "/touchgate.sqlite")
+        let files = FilePath(directory)
+        try writeFile(files.appending("passcode.db"), "\(user):\(passcode):touchgate\n")
+        try writeFile(files.appending("biometric.db"), "\(user):\(finger):touchgate-biometric\n")
+        try writeFile(files.appending("touchgate"), "auth required \(matrix) passdb=\(directory)/passcode.db\n")
+        try writeFile(files.appending("touchgate-biometric"), "auth required \(matrix) passdb=\(directory)/biometric.db\n")
+        let store = try Store(path: files.appending("touchgate.sqlite"))
         let session = "demo-session"
         var surprises = 0
 
@@ -146,8 +147,8 @@ extension Runner {
 }
 
 /// Writes `contents` to a new file at `path` (mode 0600).
-func writeFile(_ path: String, _ contents: String) throws {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+func writeFile(_ path: FilePath, _ contents: String) throws {
+    let descriptor = open(path.string, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw UsageError("cannot write \(path): \(Errno.current)", exitCode: .internalError) }
     defer { close(descriptor) }
     writeAll(descriptor, contents)

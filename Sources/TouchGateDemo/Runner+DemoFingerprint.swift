@@ -108,7 +108,7 @@ extension Runner {
             return 0
         }
         let stack = "auth [success=done default=die] pam_fprintd.so max-tries=1 timeout=10"
-        try writeFile(directory + "/touchgate-fprintd", stack + "\n")
+        try writeFile(FilePath(directory).appending("touchgate-fprintd"), stack + "\n")
         var configuration = try store.configuration(user: user)
         try configuration.set(.biometricService, to: "touchgate-fprintd")
         try store.save(.biometricService, from: configuration, user: user, session: session, actor: user)

@@ -1,13 +1,14 @@
 import Glibc
 import TouchGate
 import TouchGateCLI
+import TouchGateSystem
 import TouchGateTesting
 
 extension Runner {
     /// `test-world create DIR`: the ``PAMWorld`` of the library, for shell and Python tests.
-    func testWorldCreate(_ path: String) -> ExitCode {
+    func testWorldCreate(_ path: FilePath) -> ExitCode {
         let name = invocation.user ?? "alice"
-        let directory = absolute(path)
+        let directory = absolutePath(path).string
         let world: PAMWorld
         do {
             world = try PAMWorld(users: [PAMWorld.User(name: name, passcode: name + "-passcode", finger: name + "-finger")],
@@ -32,9 +33,9 @@ extension Runner {
     }
 
     /// `test-world remove DIR`: only a directory `test-world create` made.
-    func testWorldRemove(_ path: String) -> ExitCode {
+    func testWorldRemove(_ path: FilePath) -> ExitCode {
         do {
-            try PAMWorld.remove(directory: absolute(path))
+            try PAMWorld.remove(directory: absolutePath(path).string)
         } catch {
             return fail("test-world remove: \(error.description.escapedForMessage)", .badValue)
         }
@@ -42,7 +43,7 @@ extension Runner {
     }
 
     /// `test-world sensor DIR`: the simulated sensor, in the foreground until a signal.
-    func testWorldSensor(_ path: String) -> ExitCode {
+    func testWorldSensor(_ path: FilePath) -> ExitCode {
         if let missing = SimulatedFingerprintSensor.missingPart() {
             return fail("test-world sensor: \(missing) is not installed (scripts/setup installs it)", .internalError)
         }
@@ -51,8 +52,7 @@ extension Runner {
         sigemptyset(&signals)
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
-        let directory = absolute(path)
-        let sensor = SimulatedFingerprintSensor(directory: directory)
+        let sensor = SimulatedFingerprintSensor(directory: absolutePath(path).string)
         defer { sensor.stop() }
         do {
             try sensor.start()
@@ -69,20 +69,12 @@ extension Runner {
     }
 
     /// `test-world scan DIR COMMAND`.
-    func testWorldScan(_ path: String, _ command: String) -> ExitCode {
-        let sensor = SimulatedFingerprintSensor(directory: absolute(path))
+    func testWorldScan(_ path: FilePath, _ command: String) -> ExitCode {
+        let sensor = SimulatedFingerprintSensor(directory: absolutePath(path).string)
         guard sensor.send(command, timeout: 20) else {
-            return fail("test-world scan: the virtual device in \(path.escapedForMessage) never took '\(command.escapedForMessage)'",
+            return fail("test-world scan: the virtual device in \(path.string.escapedForMessage) never took '\(command.escapedForMessage)'",
                         .internalError)
         }
         return .success
-    }
-
-    /// `path` made absolute against the working directory.
-    private func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getcwd(&buffer, buffer.count) != nil else { return path }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + path
     }
 }

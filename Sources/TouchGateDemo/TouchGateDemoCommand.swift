@@ -17,10 +17,10 @@ package enum TouchGateDemoCommand {
             runner.run { runner throws -> ExitCode in
                 switch runner.invocation.command {
                 case .demo: return try runner.demo()
-                case .testWorldCreate(let directory): return runner.testWorldCreate(directory)
-                case .testWorldRemove(let directory): return runner.testWorldRemove(directory)
-                case .testWorldSensor(let directory): return runner.testWorldSensor(directory)
-                case .testWorldScan(let directory, let command): return runner.testWorldScan(directory, command)
+                case .testWorldCreate(let directory): return runner.testWorldCreate(FilePath(directory))
+                case .testWorldRemove(let directory): return runner.testWorldRemove(FilePath(directory))
+                case .testWorldSensor(let directory): return runner.testWorldSensor(FilePath(directory))
+                case .testWorldScan(let directory, let command): return runner.testWorldScan(FilePath(directory), command)
                 default:
                     throw UsageError("\(Runner.demoExecutableName) runs only 'touchgate demo' and 'touchgate test-world'")
                 }

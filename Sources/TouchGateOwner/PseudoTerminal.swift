@@ -22,8 +22,8 @@ struct PseudoTerminal {
 
     /// Opens a pseudo-terminal of size `size` and starts `argv[0]` (the path `path`) on it with
     /// `environment`, every signal at its default; throws the `errno` of the step that failed.
-    static func start(path: String, argv: [String], environment: [String], size: winsize) throws -> PseudoTerminal {
-        let started = try PseudoTerminalProgram.start(path: FilePath(path), argv: argv, environment: environment, size: size)
+    static func start(path: FilePath, argv: [String], environment: [String], size: winsize) throws -> PseudoTerminal {
+        let started = try PseudoTerminalProgram.start(path: path, argv: argv, environment: environment, size: size)
         return PseudoTerminal(master: started.master, program: started.pid)
     }
 

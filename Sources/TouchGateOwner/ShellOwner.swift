@@ -404,7 +404,7 @@ package final class ShellOwner {
                                                 environment: session.environment, size: size)
         } catch {
             releaseTerminal()
-            writeAll(STDERR_FILENO, "touchgate: shell: cannot start \(TerminalText.sanitized(session.path)): \(error)\n")
+            writeAll(STDERR_FILENO, "touchgate: shell: cannot start \(TerminalText.sanitized(session.path.string)): \(error)\n")
             exitStatus = ExitCode.commandNotFound.rawValue
         }
     }

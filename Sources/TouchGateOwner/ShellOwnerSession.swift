@@ -1,4 +1,5 @@
 import TouchGate
+import TouchGateSystem
 
 /// What `touchgate shell` needs from the CLI: the session and its store, the gate's command
 /// line, and the program.
@@ -16,7 +17,7 @@ package struct ShellOwnerSession {
     /// The gate's command line (the path first): `touchgate gate --session ID`, with the store's options.
     package var gate: [String]
     /// The program's path, its argument vector and its environment.
-    package var path: String
+    package var path: FilePath
     package var argv: [String]
     package var environment: [String]
     /// The channel's listening socket (``OwnerChannel``), or -1.
@@ -26,7 +27,7 @@ package struct ShellOwnerSession {
 
     package init(check: @escaping (ShellOwnerCheckReason) -> (locked: Bool, idleSeconds: Int),
                 look: @escaping () -> (locked: Bool, idleSeconds: Int),
-                record: @escaping (LifecycleEvent) -> Void, gate: [String], path: String, argv: [String],
+                record: @escaping (LifecycleEvent) -> Void, gate: [String], path: FilePath, argv: [String],
                 environment: [String], channel: Int32, clock: any Clock, idleSeconds: @escaping () -> Int? = { nil }) {
         self.check = check
         self.idleSeconds = idleSeconds

@@ -8,7 +8,7 @@ import TouchGateSystem
 /// reports failure as a ``DatabaseError``; nothing is retried here except through SQLite's own
 /// busy timeout, so that concurrent writers queue instead of failing.
 final class Database {
-    let path: String
+    let path: FilePath
     private let connection: OpaquePointer
     private let logFolding = LogFolding()
 
@@ -27,11 +27,11 @@ final class Database {
     /// Opens (and with `create`, creates) the database at `path`.
     ///
     /// The corresponding C function is `sqlite3_open_v2`.
-    init(path: String, create: Bool, busyTimeoutMilliseconds: Int32 = 15_000) throws(DatabaseError) {
+    init(path: FilePath, create: Bool, busyTimeoutMilliseconds: Int32 = 15_000) throws(DatabaseError) {
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        let status = sqlite3_open_v2(path.string, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let error = DatabaseError(connection: handle, resultCode: status)
             sqlite3_close_v2(handle)

@@ -8,7 +8,7 @@ import TouchGateCore
 /// the write lock first (`BEGIN IMMEDIATE`) so that the check and the count are one step for
 /// every process that shares the file.
 public final class Store {
-    public let path: String
+    public let path: FilePath
     /// Whether this process made the store (it did not exist when it was opened).
     public private(set) var createdByThisProcess = false
     let database: Database
@@ -23,16 +23,16 @@ public final class Store {
     static let checkpointPages: Int32 = 32
 
     /// The default location: `$XDG_STATE_HOME/touchgate/touchgate.sqlite`, else `~/.local/state/touchgate/…`.
-    public static func defaultPath(environment: ProcessEnvironment = .current) -> String? {
+    public static func defaultPath(environment: ProcessEnvironment = .current) -> FilePath? {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return state + "/touchgate/touchgate.sqlite"
+            return FilePath(state + "/touchgate/touchgate.sqlite")
         }
         var home = environment["HOME"]
         if home?.isEmpty ?? true, let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir {
             home = String(cString: directory)
         }
         guard let home, !home.isEmpty else { return nil }
-        return home + "/.local/state/touchgate/touchgate.sqlite"
+        return FilePath(home + "/.local/state/touchgate/touchgate.sqlite")
     }
 
     /// Opens the store at `path`, creating it (0600, in a 0700 directory) and migrating its schema.
@@ -40,13 +40,13 @@ public final class Store {
     /// With `expectedID` (the id a generated integration snippet carries), a missing store is
     /// not created and a store with another id is refused: either means the store the lock was
     /// set up with was deleted, moved or replaced.
-    public convenience init(path: String, expectedID: String? = nil, clock: any Clock = WallClock()) throws(StoreError) {
+    public convenience init(path: FilePath, expectedID: String? = nil, clock: any Clock = WallClock()) throws(StoreError) {
         try self.init(path: path, clock: clock, migrator: .embedded, expectedID: expectedID)
     }
 
     /// `systemPolicy`: the installed one (``SystemPolicy/installed()``) unless a test gives another.
     init(
-        path: String, clock: any Clock, migrator: DatabaseMigrator, expectedID: String? = nil,
+        path: FilePath, clock: any Clock, migrator: DatabaseMigrator, expectedID: String? = nil,
         systemPolicy: SystemPolicy = .installed()
     ) throws(StoreError) {
         self.path = path
@@ -54,7 +54,7 @@ public final class Store {
         self.systemPolicy = systemPolicy
         if let expectedID {
             var info = stat()
-            if stat(path, &info) != 0, errno == ENOENT {
+            if stat(path.string, &info) != 0, errno == ENOENT {
                 throw StoreError(path: path, reason: .wrongStore, detail:
                     "does not exist, but the integration that ran touchgate expects store \(expectedID): it was deleted or moved")
             }
@@ -96,7 +96,7 @@ public final class Store {
     ///
     /// Compares `sqlite_master` (type, name, table, SQL) with what the same migrations made in an
     /// in-memory database when touchgate was built (``DatabaseMigrator/embeddedSchema``).
-    private static func verifySchema(of database: Database, path: String, against migrator: DatabaseMigrator) throws(StoreError) {
+    private static func verifySchema(of database: Database, path: FilePath, against migrator: DatabaseMigrator) throws(StoreError) {
         let expected: [EmbeddedSchemaObject]
         let found: [EmbeddedSchemaObject]
         do {
@@ -120,7 +120,7 @@ public final class Store {
             "lacks the \(missing.map(describe) ?? "schema") touchgate's migrations made; restore a backup or move the store away")
     }
 
-    private static func migrate(_ database: Database, path: String, with migrator: DatabaseMigrator) throws(StoreError) {
+    private static func migrate(_ database: Database, path: FilePath, with migrator: DatabaseMigrator) throws(StoreError) {
         do {
             try migrator.migrate(database)
         } catch {
@@ -138,37 +138,32 @@ public final class Store {
     /// Creates the store's directories (0700) unless `create` is false, and checks every
     /// directory from the store's up to the root (see ``checkDirectories(_:path:)``); a relative
     /// path is taken from the current directory.
-    static func prepareDirectory(for path: String, create: Bool = true) throws(StoreError) {
-        guard !path.isEmpty else { throw StoreError(path: path, reason: .unavailable, detail: "no store path") }
-        let absolute: String
-        if path.hasPrefix("/") {
+    static func prepareDirectory(for path: FilePath, create: Bool = true) throws(StoreError) {
+        guard !path.string.isEmpty else { throw StoreError(path: path, reason: .unavailable, detail: "no store path") }
+        let absolute: FilePath
+        if path.isAbsolute {
             absolute = path
         } else {
             guard let cwd = getcwd(nil, 0) else {
                 throw StoreError(path: path, reason: .unavailable, detail: "cannot tell the current directory: \(systemMessage())")
             }
             defer { free(cwd) }
-            absolute = String(cString: cwd) + "/" + path
+            absolute = FilePath(String(cString: cwd) + "/" + path.string)
         }
-        let directory = parentDirectory(of: absolute)
+        // The directory part of the absolute path ("/" for a file at the root).
+        let directory = absolute.removingLastComponent
         if create { try makeDirectories(directory, path: path) }
         try checkDirectories(directory, path: path)
-    }
-
-    /// The directory part of an absolute path ("/" for a file at the root).
-    private static func parentDirectory(of absolute: String) -> String {
-        guard let slash = absolute.lastIndex(of: "/"), slash != absolute.startIndex else { return "/" }
-        return String(absolute[..<slash])
     }
 
     /// Checks `directory` and each directory above it as OpenSSH's `StrictModes` does: each must
     /// belong to this user or root, and none may be writable by group or others unless it is
     /// sticky (like /tmp, where no one can replace another user's entry). Anyone who could
     /// rename a directory on the way could put another store in place.
-    static func checkDirectories(_ directory: String, path: String) throws(StoreError) {
+    static func checkDirectories(_ directory: FilePath, path: FilePath) throws(StoreError) {
         let user = geteuid()
         // The directory, then each one above it, by cutting a C string at its last slash.
-        var buffer = Array(directory.utf8CString)
+        var buffer = Array(directory.string.utf8CString)
         var end = buffer.count - 1
         while true {
             var info = stat()
@@ -199,14 +194,13 @@ public final class Store {
 
     /// Checks the directories the store file really lives in, when a symbolic link on the way
     /// (a directory's, or the file's own) leads somewhere else.
-    static func checkRealDirectories(of path: String) throws(StoreError) {
-        guard let resolved = realpath(path, nil) else {
+    static func checkRealDirectories(of path: FilePath) throws(StoreError) {
+        guard let resolved = realpath(path.string, nil) else {
             throw StoreError(path: path, reason: .unavailable, detail: systemMessage())
         }
         defer { free(resolved) }
-        let real = parentDirectory(of: String(cString: resolved))
-        let absolute = path.hasPrefix("/") ? path : nil
-        if let absolute, parentDirectory(of: absolute) == real { return }
+        let real = FilePath(String(cString: resolved)).removingLastComponent
+        if path.isAbsolute, path.removingLastComponent == real { return }
         try checkDirectories(real, path: path)
     }
 
@@ -214,16 +208,16 @@ public final class Store {
     /// directory, then linked into place. A store file is therefore never seen half-made, and an
     /// existing empty file can only be damage. True when this call made the store.
     @discardableResult
-    static func createIfMissing(at path: String, migrator: DatabaseMigrator) throws(StoreError) -> Bool {
+    static func createIfMissing(at path: FilePath, migrator: DatabaseMigrator) throws(StoreError) -> Bool {
         var info = stat()
-        if stat(path, &info) == 0 { return false }
+        if stat(path.string, &info) == 0 { return false }
         guard errno == ENOENT else { throw StoreError(path: path, reason: .unavailable, detail: systemMessage()) }
-        let temporary = path + ".creating-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+        let temporary = FilePath(path.string + ".creating-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))")
         // The file and whatever SQLite may leave beside it.
-        let temporaryFiles = ["", "-wal", "-shm", "-journal"].map { temporary + $0 }
+        let temporaryFiles = ["", "-wal", "-shm", "-journal"].map { temporary.string + $0 }
         for file in temporaryFiles { unlink(file) }
         defer { for file in temporaryFiles { unlink(file) } }
-        let descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let descriptor = open(temporary.string, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw StoreError(path: path, reason: .unavailable, detail: "cannot create: \(systemMessage())")
         }
@@ -242,7 +236,7 @@ public final class Store {
         }
         try build()
         // Another process may have created the store meanwhile: then its file is the store.
-        if link(temporary, path) != 0 {
+        if link(temporary.string, path.string) != 0 {
             guard errno == EEXIST else {
                 throw StoreError(path: path, reason: .unavailable, detail: "cannot create: \(systemMessage())")
             }
@@ -252,15 +246,15 @@ public final class Store {
     }
 
     /// Refuses anything but a private, non-empty regular file, with private companions.
-    static func checkFile(at path: String) throws(StoreError) {
+    static func checkFile(at path: FilePath) throws(StoreError) {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw StoreError(path: path, reason: .unavailable, detail: systemMessage()) }
+        guard stat(path.string, &info) == 0 else { throw StoreError(path: path, reason: .unavailable, detail: systemMessage()) }
         try requirePrivateRegularFile(info, path: path, subject: "is")
         guard info.st_size > 0 else {
             throw StoreError(path: path, reason: .corrupt,
                              detail: "is empty, which touchgate never leaves a store; move it away to start a new one")
         }
-        guard access(path, R_OK | W_OK) == 0 else {
+        guard access(path.string, R_OK | W_OK) == 0 else {
             throw StoreError(path: path, reason: .unavailable, detail: "cannot read and write: \(systemMessage())")
         }
         // The write-ahead log and its index stay beside the file between runs (see
@@ -268,7 +262,7 @@ public final class Store {
         // as private as the file itself, and its owner's.
         for suffix in ["-wal", "-shm"] {
             var companion = stat()
-            guard lstat(path + suffix, &companion) == 0 else { continue }
+            guard lstat(path.string + suffix, &companion) == 0 else { continue }
             try requirePrivateRegularFile(companion, path: path, subject: "its \(suffix) file is")
             guard companion.st_uid == info.st_uid else {
                 throw StoreError(path: path, reason: .insecurePermissions, detail:
@@ -279,7 +273,7 @@ public final class Store {
 
     /// Refuses a file of the store (`subject` names it in the message) that is not a regular
     /// file, or that group or others can write.
-    private static func requirePrivateRegularFile(_ info: stat, path: String, subject: String) throws(StoreError) {
+    private static func requirePrivateRegularFile(_ info: stat, path: FilePath, subject: String) throws(StoreError) {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw StoreError(path: path, reason: .unavailable, detail: "\(subject) not a regular file")
         }
@@ -289,20 +283,20 @@ public final class Store {
         }
     }
 
-    private static func makeDirectories(_ directory: String, path: String) throws(StoreError) {
+    private static func makeDirectories(_ directory: FilePath, path: FilePath) throws(StoreError) {
         var info = stat()
-        if stat(directory, &info) == 0 {
+        if stat(directory.string, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw StoreError(path: path, reason: .unavailable, detail: "\(directory.escapedForMessage) is not a directory")
+                throw StoreError(path: path, reason: .unavailable, detail: "\(directory.string.escapedForMessage) is not a directory")
             }
             return
         }
-        if let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
-            try makeDirectories(String(directory[..<slash]), path: path)
+        if let slash = directory.string.lastIndex(of: "/"), slash != directory.string.startIndex {
+            try makeDirectories(directory.removingLastComponent, path: path)
         }
-        if mkdir(directory, 0o700) != 0, errno != EEXIST {
+        if mkdir(directory.string, 0o700) != 0, errno != EEXIST {
             throw StoreError(path: path, reason: .unavailable,
-                             detail: "cannot create \(directory.escapedForMessage): \(systemMessage())")
+                             detail: "cannot create \(directory.string.escapedForMessage): \(systemMessage())")
         }
     }
 

@@ -79,15 +79,15 @@ public struct SystemPolicy: Equatable, Sendable {
     }
 
     /// The installed policy, read from ``path`` now.
-    public static func installed() -> SystemPolicy { load(fromFileAt: path) }
+    public static func installed() -> SystemPolicy { load(fromFileAt: FilePath(path)) }
 
     /// Reads the policy at `path`: ``none`` when there is no file, the file's limits when it is
     /// root's, not writable by group or others, a regular file (not a symbolic link) and parses;
     /// otherwise ``failedClosed(_:)``. Internal: touchgate reads ``path`` only.
     ///
     /// The corresponding C functions are `open` (`O_NOFOLLOW`), `fstat` and `read`.
-    static func load(fromFileAt path: String) -> SystemPolicy {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY)
+    static func load(fromFileAt path: FilePath) -> SystemPolicy {
+        let descriptor = open(path.string, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY)
         guard descriptor >= 0 else {
             let error = errno
             if error == ENOENT { return .none }

@@ -2,11 +2,10 @@ import Glibc
 
 /// `path` from the root: a relative path is taken from the current directory (as the store opens
 /// it), so a snippet's commands read the same store wherever they run.
-package func absolutePath(_ path: String) -> String {
-    guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return path }
+package func absolutePath(_ path: FilePath) -> FilePath {
+    guard !path.isAbsolute, let cwd = getcwd(nil, 0) else { return path }
     defer { free(cwd) }
-    let directory = String(cString: cwd)
-    return (directory.hasSuffix("/") ? directory : directory + "/") + path
+    return FilePath(String(cString: cwd)).appending(path.string)
 }
 
 /// `2026-11-30T14:52:47Z` for a time in seconds since 1970.

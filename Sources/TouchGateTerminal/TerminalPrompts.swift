@@ -33,8 +33,8 @@ package final class TerminalPrompts: PromptSource {
     /// controlling terminal, opens the host's `PAM_TTY`), or returns `nil` when there is none.
     ///
     /// The corresponding C function is `open("/dev/tty")`.
-    package init?(path: String = "/dev/tty") {
-        let descriptor = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
+    package init?(path: FilePath = "/dev/tty") {
+        let descriptor = open(path.string, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         guard let pipe = try? SelfPipe() else {
             close(descriptor)

@@ -109,7 +109,7 @@ public final class PAMWorld {
 
     /// Opens (or makes) the world's store, reading the time from `clock`.
     public func openStore(clock: any Clock = WallClock()) throws(StoreError) -> Store {
-        try Store(path: storePath, clock: clock)
+        try Store(path: FilePath(storePath), clock: clock)
     }
 
     /// A context for `user` (the first user by default) over `store`, answering from `prompts`.

@@ -98,7 +98,7 @@ package final class LogindConnection {
             dbus_message_iter_recurse(&entries, &fields)
             // (id s, uid u, user s, seat s, path o): the uid is the second field, the path the last.
             var owner: UInt32?
-            var path: String?
+            var objectPath: String?
             var index = 0
             repeat {
                 let type = dbus_message_iter_get_arg_type(&fields)
@@ -107,11 +107,11 @@ package final class LogindConnection {
                     dbus_message_iter_get_basic(&fields, &value)
                     owner = value
                 } else if index == 4, type == Self.typeObjectPath {
-                    path = Self.string(&fields)
+                    objectPath = Self.string(&fields)
                 }
                 index += 1
             } while dbus_message_iter_next(&fields) != 0
-            if owner == uid, let path { paths.insert(path) }
+            if owner == uid, let objectPath { paths.insert(objectPath) }
             dbus_message_iter_next(&entries)
         }
         sessionPaths = paths
@@ -202,9 +202,10 @@ package final class LogindConnection {
         return Self.strings(reply).first
     }
 
-    /// Calls logind's `member` with string arguments and returns the reply (the caller unrefs it).
-    private func call(_ path: String, _ interface: String, _ member: String, _ arguments: [String]) throws(BusError) -> OpaquePointer {
-        guard let message = dbus_message_new_method_call(Self.logind, path, interface, member) else {
+    /// Calls logind's `member` on the D-Bus object at `objectPath` (not a file) with string
+    /// arguments and returns the reply (the caller unrefs it).
+    private func call(_ objectPath: String, _ interface: String, _ member: String, _ arguments: [String]) throws(BusError) -> OpaquePointer {
+        guard let message = dbus_message_new_method_call(Self.logind, objectPath, interface, member) else {
             throw BusError("out of memory")
         }
         defer { dbus_message_unref(message) }

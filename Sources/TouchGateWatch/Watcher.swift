@@ -42,12 +42,12 @@ package struct Watcher {
     /// Runs until a signal ends it; throws a ``StoreError`` when the store fails.
     package func run() throws -> ExitCode {
         let name = commandLine.user
-        let store = try Store(path: commandLine.storePath, expectedID: commandLine.storeID, clock: clock)
+        let store = try Store(path: FilePath(commandLine.storePath), expectedID: commandLine.storeID, clock: clock)
         let lock: WatcherLock
         switch try WatcherLock.acquire(store: store.path, user: name) {
         case .acquired(let acquired): lock = acquired
         case .held(let pid):
-            return fail("a watcher already runs for user \(name.escapedForMessage) and store \(store.path.escapedForMessage)"
+            return fail("a watcher already runs for user \(name.escapedForMessage) and store \(store.path.string.escapedForMessage)"
                         + (pid.map { " (pid \($0))" } ?? ""), .watcherRunning)
         }
         defer { withExtendedLifetime(lock) {} }

@@ -271,7 +271,7 @@ import TouchGate
         }
         // The worker inherits this process's environment: it must reach the test's fprintd.
         setenv("DBUS_SYSTEM_BUS_ADDRESS", reader.busAddress, 1)
-        let store = try Store(path: world.storePath)
+        let store = try Store(path: FilePath(world.storePath))
         let prompts = ShownMessages()
         let checker = PAMCredentialChecker(configurationDirectory: world.pamDirectory.path)
         let context = AuthContext(

@@ -172,10 +172,10 @@ import TestSupport
             let key = round % 12 == 11 ? texts.text() : keys[round % keys.count]
             // An argument cannot hold a NUL byte.
             let value = texts.text().replacing("\u{0}", with: "")
-            let stored = try Store(path: world.storePath).configuration(user: world.user)
+            let stored = try Store(path: FilePath(world.storePath)).configuration(user: world.user)
             let result = try world.runText(["config", "set", "--", key, value])
             statuses[result.status, default: 0] += 1
-            let now = try Store(path: world.storePath).configuration(user: world.user)
+            let now = try Store(path: FilePath(world.storePath)).configuration(user: world.user)
             switch result.status {
             case 0:
                 let configurationKey = try #require(Configuration.Key(rawValue: key))

@@ -10,7 +10,7 @@ import TouchGate
         let world = try TestEnvironment()
         // Created first, then held open, so the -wal file keeps every frame the runs write.
         #expect(try world.runText(["status"]).status == 0)
-        let keeper = try Store(path: world.storePath)
+        let keeper = try Store(path: FilePath(world.storePath))
 
         let wrongPasscode = "wrong-passcode-5e0b"
         let wrongFinger = "wrong-finger-a18f"

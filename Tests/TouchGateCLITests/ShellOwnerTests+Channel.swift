@@ -23,7 +23,7 @@ extension ShellOwnerTests {
         let seen = try squatter.waitForOwner(ownerPID)
         // It got the abstract name (no one holds it now), never the owner's own path.
         #expect(seen.contains("abstract=True") && seen.contains("\(world.runtimeDirectory)/touchgate=False"), "\(seen)")
-        #expect(OwnerChannel.running(directories: [world.runtimeDirectory + "/touchgate"]).contains { $0.pid == ownerPID })
+        #expect(OwnerChannel.running(directories: [FilePath(world.runtimeDirectory).appending("touchgate")]).contains { $0.pid == ownerPID })
         try owner.typeLine("echo VISIBLE-$((40+2))")
         try owner.waitForScreen(containing: "VISIBLE-42")
 

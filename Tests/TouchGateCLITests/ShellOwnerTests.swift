@@ -375,7 +375,7 @@ import TouchGate
         defer { owner.shutdown() }
         try Self.startUnlocked(owner)
         let (_, ownerPID) = try owner.owner()
-        #expect(OwnerChannel.running(directories: [world.runtimeDirectory + "/touchgate"]).contains { $0.pid == ownerPID })
+        #expect(OwnerChannel.running(directories: [FilePath(world.runtimeDirectory).appending("touchgate")]).contains { $0.pid == ownerPID })
         let watcher = try WatchTests.startWatcher(world, bus)
         defer { watcher.signal(SIGTERM) }
         try owner.typeLine("echo VISIBLE-$((40+2))")

@@ -31,7 +31,7 @@ import TestSupport
                 .deletingLastPathComponent()
             guard runToCompletion([root.appendingPathComponent("scripts/render-pam-stacks").path, directory + "/pam"]) == 0
             else { throw AuthError(.biometryNotAvailable) }
-            store = try Store(path: directory + "/state/touchgate.sqlite")
+            store = try Store(path: FilePath(directory + "/state/touchgate.sqlite"))
             var ends: [Int32] = [0, 0]
             pipe(&ends)
             answers = (ends[0], ends[1])

@@ -21,7 +21,7 @@ import Testing
 
     @Test(arguments: results)
     func theStoresSQLAndTheLedgersSwiftAgree(result: AttemptResult) throws {
-        let database = try Database(path: String(temporaryStorePath().dropLast("state/touchgate.sqlite".count)) + "counter.sqlite", create: true)
+        let database = try Database(path: FilePath(String(temporaryStorePath().dropLast("state/touchgate.sqlite".count)) + "counter.sqlite"), create: true)
         try database.run("CREATE TABLE counter (name TEXT, failures INTEGER NOT NULL, last_failure REAL)")
         let settlement = CounterSettlement(result)
         let now = 1000.0

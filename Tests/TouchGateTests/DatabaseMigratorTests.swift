@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func aFreshDatabaseGetsEveryMigrationRecorded() throws {
-        let database = try Database(path: temporaryStoreFile(), create: true)
+        let database = try Database(path: FilePath(temporaryStoreFile()), create: true)
         #expect(try migrator.migrate(database) == migrator.latestVersion)
         let recorded = try database.rows("SELECT version, name FROM touchgate_migrations ORDER BY version")
         #expect(recorded.map { $0[0].int } == migrator.migrations.map(\.version))
@@ -24,12 +24,12 @@ import Testing
     @Test func anOlderDatabaseIsUpgradedKeepingItsData() throws {
         let path = temporaryStoreFile()
         do {
-            let database = try Database(path: path, create: true)
+            let database = try Database(path: FilePath(path), create: true)
             #expect(try migrator.prefix(through: 1).migrate(database) == 1)
             try database.run("INSERT INTO users (name, enabled, biometric_failures) VALUES ('alice', 1, 3)")
             #expect(try database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'sessions'")?.int == 0)
         }
-        let database = try Database(path: path, create: false)
+        let database = try Database(path: FilePath(path), create: false)
         #expect(try migrator.migrate(database) == migrator.latestVersion)
         #expect(try database.scalar("SELECT biometric_failures FROM users WHERE name = 'alice'")?.int == 3)
         #expect(try database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'sessions'")?.int == 1)
@@ -43,7 +43,7 @@ import Testing
         for object in reference {
             #expect(DatabaseMigrator.embeddedSchema.contains(object), "\(object.type) \(object.name)")
         }
-        let database = try Database(path: temporaryStoreFile(), create: true)
+        let database = try Database(path: FilePath(temporaryStoreFile()), create: true)
         try migrator.migrate(database)
         #expect(try DatabaseMigrator.schema(of: database, matches: DatabaseMigrator.embeddedSchema))
         try database.execute("CREATE INDEX extra ON users (enabled)")
@@ -53,7 +53,7 @@ import Testing
     @Test func upgradingCopiesTheStoreWideSettingsToEveryKnownUser() throws {
         let path = temporaryStoreFile()
         do {
-            let database = try Database(path: path, create: true)
+            let database = try Database(path: FilePath(path), create: true)
             #expect(try migrator.prefix(through: 2).migrate(database) == 2)
             try database.execute("""
                 INSERT INTO users (name, enabled) VALUES ('alice', 1), ('bob', 0);
@@ -61,7 +61,7 @@ import Testing
                 INSERT INTO sessions (id, user, state, locked, prompt_pid, updated) VALUES ('s', 'alice', 'inactive', 1, 1, 0);
                 """)
         }
-        let store = try Store(path: path)
+        let store = try Store(path: FilePath(path))
         for user in ["alice", "bob"] {
             let configuration = try store.configuration(user: user)
             #expect(configuration.maxBiometricFailures == 3, "\(user)")
@@ -74,14 +74,14 @@ import Testing
     }
 
     @Test func migratingTwiceChangesNothing() throws {
-        let database = try Database(path: temporaryStoreFile(), create: true)
+        let database = try Database(path: FilePath(temporaryStoreFile()), create: true)
         try migrator.migrate(database)
         try migrator.migrate(database)
         #expect(try database.scalar("SELECT count(*) FROM touchgate_migrations")?.int == migrator.migrations.count)
     }
 
     @Test func aNewerDatabaseIsRefusedUntouched() throws {
-        let database = try Database(path: temporaryStoreFile(), create: true)
+        let database = try Database(path: FilePath(temporaryStoreFile()), create: true)
         try migrator.migrate(database)
         try database.execute("PRAGMA user_version = \(migrator.latestVersion + 1)")
         #expect(throws: DatabaseMigrator.Failure.newerSchema(found: migrator.latestVersion + 1, known: migrator.latestVersion)) {
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func aNewerMigrationRecordIsRefusedEvenWithAnOldHeader() throws {
-        let database = try Database(path: temporaryStoreFile(), create: true)
+        let database = try Database(path: FilePath(temporaryStoreFile()), create: true)
         try migrator.prefix(through: 1).migrate(database)
         try database.run("INSERT INTO touchgate_migrations (version, name, applied_at) VALUES (99, 'future', 0)")
         #expect(throws: DatabaseMigrator.Failure.newerSchema(found: 99, known: migrator.latestVersion)) {
@@ -104,7 +104,7 @@ import Testing
             EmbeddedMigration(version: migrator.latestVersion + 1, name: "broken",
                               sql: "CREATE TABLE half_done (x); THIS IS NOT SQL;"),
         ])
-        let database = try Database(path: temporaryStoreFile(), create: true)
+        let database = try Database(path: FilePath(temporaryStoreFile()), create: true)
         #expect(throws: DatabaseMigrator.Failure.self) { try broken.migrate(database) }
         #expect(try database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'half_done'")?.int == 0)
         #expect(try database.scalar("PRAGMA user_version")?.int == migrator.latestVersion)
@@ -112,13 +112,13 @@ import Testing
 
     @Test func theStoreRefusesANewerSchemaWithItsPath() throws {
         let path = temporaryStorePath()
-        _ = try Store(path: path)
+        _ = try Store(path: FilePath(path))
         do {
-            let database = try Database(path: path, create: false)
+            let database = try Database(path: FilePath(path), create: false)
             try database.execute("PRAGMA user_version = 42")
         }
         do {
-            _ = try Store(path: path)
+            _ = try Store(path: FilePath(path))
             Issue.record("a newer schema was accepted")
         } catch {
             #expect(error.reason == .newerSchema(found: 42, known: migrator.latestVersion))
@@ -128,7 +128,7 @@ import Testing
 
     private func temporaryStoreFile() -> String {
         let path = temporaryStorePath()
-        try? Store.prepareDirectory(for: path)
+        try? Store.prepareDirectory(for: FilePath(path))
         return path
     }
 }

@@ -53,7 +53,7 @@ import Testing
     }
 
     static func store(enrolled: Bool) throws -> Store {
-        let store = try Store(path: temporaryStorePath(), clock: TestClock())
+        let store = try Store(path: FilePath(temporaryStorePath()), clock: TestClock())
         if enrolled { try store.setEnrolled(true, user: "alice", session: nil) }
         try store.passcodeSucceededInThisBoot(user: "alice")
         return store

@@ -49,7 +49,7 @@ import Testing
         let clock = TestClock()
 
         init() throws {
-            store = try Store(path: temporaryStorePath(), clock: clock)
+            store = try Store(path: FilePath(temporaryStorePath()), clock: clock)
             try store.updateSession("s1", user: "alice") { $0.lifecycle = SessionLifecycle(state: .active, locked: true) }
         }
 

@@ -11,7 +11,7 @@ import Testing
     /// (while the lock was off) and active, so unlocked.
     static func world(grace: Int) throws -> (LifecycleEvents, TestClock) {
         let clock = TestClock()
-        let store = try Store(path: temporaryStorePath(), clock: clock)
+        let store = try Store(path: FilePath(temporaryStorePath()), clock: clock)
         _ = try store.set(.graceSeconds, to: String(grace), user: "alice")
         let events = LifecycleEvents(store: store, user: "alice")
         try events.apply(.didFinishLaunching, session: "s")

@@ -55,7 +55,7 @@ import Testing
 /// The write-ahead counting in the store, with an injected clock.
 @Suite(.removesItsFiles) struct StoreAttemptTests {
     @Test func everyAdmittedBiometricAttemptCountsUntilSettled() throws {
-        let store = try Store(path: temporaryStorePath(), clock: TestClock())
+        let store = try Store(path: FilePath(temporaryStorePath()), clock: TestClock())
         try store.passcodeSucceededInThisBoot(user: "alice")
         let configuration = Configuration()
         for expected in 1...5 {
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func aCancelBeforeAnsweringIsTakenBack() throws {
-        let store = try Store(path: temporaryStorePath(), clock: TestClock())
+        let store = try Store(path: FilePath(temporaryStorePath()), clock: TestClock())
         try store.passcodeSucceededInThisBoot(user: "alice")
         guard case .admitted(let attempt) = try store.admitAttempt(
             .biometric, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: Configuration())
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func aPasscodeSuccessClearsBothCounters() throws {
-        let store = try Store(path: temporaryStorePath(), clock: TestClock())
+        let store = try Store(path: FilePath(temporaryStorePath()), clock: TestClock())
         try store.passcodeSucceededInThisBoot(user: "alice")
         let configuration = Configuration()
         for _ in 0..<5 {
@@ -105,7 +105,7 @@ import Testing
 
     @Test func passcodeThrottlingFollowsTheInjectedClock() throws {
         let clock = TestClock()
-        let store = try Store(path: temporaryStorePath(), clock: clock)
+        let store = try Store(path: FilePath(temporaryStorePath()), clock: clock)
         var configuration = Configuration()
         configuration.passcodeDelays = [0, 0, 60]
         for _ in 0..<2 {
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func usersAreCountedSeparately() throws {
-        let store = try Store(path: temporaryStorePath(), clock: TestClock())
+        let store = try Store(path: FilePath(temporaryStorePath()), clock: TestClock())
         try store.passcodeSucceededInThisBoot(user: "alice")
         if case .admitted(let attempt) = try store.admitAttempt(
             .biometric, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: Configuration()) {

@@ -75,16 +75,16 @@ import Testing
     @Test func anOwnerListeningInItsDirectoryIsFoundAndConfirmsAndIsGoneOnceRemoved() throws {
         let directory = try PrivateDirectory()
         let me = try #require(ProcessIdentity.current)
-        let channel = try OwnerChannel.listen(owner: me, directory: directory.path)
+        let channel = try OwnerChannel.listen(owner: me, directory: FilePath(directory.path))
         let answerer = Answerer(channel)
-        #expect(OwnerChannel.running(uid: geteuid(), directories: [directory.path]) == [me])
-        #expect(OwnerChannel.running(uid: geteuid() &+ 1, directories: [directory.path]).isEmpty)
-        let result = OwnerChannel.lock([me], directories: [directory.path], timeout: 10)
+        #expect(OwnerChannel.running(uid: geteuid(), directories: [FilePath(directory.path)]) == [me])
+        #expect(OwnerChannel.running(uid: geteuid() &+ 1, directories: [FilePath(directory.path)]).isEmpty)
+        let result = OwnerChannel.lock([me], directories: [FilePath(directory.path)], timeout: 10)
         answerer.stop()
         #expect(result.confirmed == [me] && result.notConfirmed.isEmpty, "\(result)")
         close(channel)
-        OwnerChannel.remove(owner: me, directory: directory.path)
-        #expect(OwnerChannel.running(uid: geteuid(), directories: [directory.path]).isEmpty)
+        OwnerChannel.remove(owner: me, directory: FilePath(directory.path))
+        #expect(OwnerChannel.running(uid: geteuid(), directories: [FilePath(directory.path)]).isEmpty)
     }
 
     /// A listener at an owner's path that is not the owner (another pid) answers `ok` to
@@ -94,15 +94,15 @@ import Testing
         let child = try SleepingChild()
         let owner = try #require(child.identity)
         // This process listens at the child's path.
-        let squatter = try OwnerChannel.listen(owner: owner, directory: directory.path)
+        let squatter = try OwnerChannel.listen(owner: owner, directory: FilePath(directory.path))
         let answerer = Answerer(squatter)
         defer { answerer.stop(); close(squatter) }
-        #expect(OwnerChannel.running(uid: geteuid(), directories: [directory.path]) == [owner])
-        let result = OwnerChannel.lock([owner], directories: [directory.path], timeout: 600)
+        #expect(OwnerChannel.running(uid: geteuid(), directories: [FilePath(directory.path)]) == [owner])
+        let result = OwnerChannel.lock([owner], directories: [FilePath(directory.path)], timeout: 600)
         #expect(result.confirmed.isEmpty && result.unanswered.isEmpty && result.unreachable == [owner], "\(result)")
         // Nor does an owner with no socket at all hold anyone up.
         let gone = OwnerChannel.lock([ProcessIdentity(pid: owner.pid, startTime: owner.startTime &+ 1)],
-                                     directories: [directory.path], timeout: 600)
+                                     directories: [FilePath(directory.path)], timeout: 600)
         #expect(gone.unreachable.count == 1, "\(gone)")
     }
 
@@ -140,19 +140,19 @@ import Testing
         }
         for _ in 0..<1000 where access(ready, F_OK) != 0 { usleep(10_000) }
         try #require(access(ready, F_OK) == 0, "the other uid's listener did not start")
-        let owner = try #require(OwnerChannel.listed(in: directory.path, uid: 4243).first)
+        let owner = try #require(OwnerChannel.listed(in: FilePath(directory.path), uid: 4243).first)
         #expect(owner.pid == pid)
-        let mine = OwnerChannel.lock([owner], uid: geteuid(), directories: [directory.path], timeout: 600)
+        let mine = OwnerChannel.lock([owner], uid: geteuid(), directories: [FilePath(directory.path)], timeout: 600)
         #expect(mine.unreachable == [owner] && mine.confirmed.isEmpty, "\(mine)")
         // The same listener, for a client of its own uid: it does answer (the check is what refused it).
-        let theirs = OwnerChannel.lock([owner], uid: 4243, directories: [directory.path], timeout: 30)
+        let theirs = OwnerChannel.lock([owner], uid: 4243, directories: [FilePath(directory.path)], timeout: 30)
         #expect(theirs.confirmed == [owner], "\(theirs)")
     }
 
     @Test func aDirectoryOthersCanEnterOrThatIsNotTheUsersIsNeverUsed() throws {
         let root = try PrivateDirectory()
         #expect(OwnerChannelDirectory.candidates(runtimeDirectory: root.path, uid: geteuid())
-                == [root.path + "/touchgate", "/tmp/touchgate-\(geteuid())"])
+                == [FilePath(root.path + "/touchgate"), "/tmp/touchgate-\(geteuid())"])
         // Not the uid's, or writable by others: only the fallback.
         #expect(OwnerChannelDirectory.candidates(runtimeDirectory: root.path, uid: geteuid() &+ 1) == ["/tmp/touchgate-\(geteuid() &+ 1)"])
         chmod(root.path, 0o777)
@@ -160,17 +160,17 @@ import Testing
         chmod(root.path, 0o700)
         #expect(OwnerChannelDirectory.candidates(runtimeDirectory: "relative", uid: geteuid()) == ["/tmp/touchgate-\(geteuid())"])
         let made = try OwnerChannelDirectory.prepare(runtimeDirectory: root.path, uid: geteuid())
-        #expect(made == root.path + "/touchgate")
+        #expect(made == FilePath(root.path + "/touchgate"))
         #expect(OwnerChannelDirectory.refusal(made, uid: geteuid()) == nil)
-        chmod(made, 0o750)
+        chmod(made.string, 0o750)
         #expect(OwnerChannelDirectory.refusal(made, uid: geteuid())?.contains("open to other users (mode 750)") == true)
         #expect(!OwnerChannelDirectory.existing(runtimeDirectory: root.path, uid: geteuid()).contains(made))
-        rmdir(made)
+        rmdir(made.string)
         // A link in its place, even to a private directory, is refused.
         let target = try PrivateDirectory()
-        symlink(target.path, made)
+        symlink(target.path, made.string)
         #expect(OwnerChannelDirectory.refusal(made, uid: geteuid()) == "\(made) is not a directory")
-        unlink(made)
+        unlink(made.string)
     }
 
     @Test func onlyWellFormedSocketNamesNameAnOwner() {

@@ -13,7 +13,7 @@ import Testing
 
     static func setUp() throws -> (Store, TestClock) {
         let clock = TestClock()
-        let store = try Store(path: temporaryStorePath(), clock: clock)
+        let store = try Store(path: FilePath(temporaryStorePath()), clock: clock)
         try store.setEnrolled(true, user: "alice", session: nil)
         return (store, clock)
     }

@@ -8,7 +8,7 @@ import Testing
 /// ``PromptHold``, the one claim on a session's prompt, against a real store and real processes.
 @Suite(.removesItsFiles) struct PromptHoldTests {
     @Test func aClaimIsHeldUntilReleasedAndNamesThisProcess() throws {
-        let store = try Store(path: temporaryStorePath())
+        let store = try Store(path: FilePath(temporaryStorePath()))
         let hold = PromptHold(store: store, session: "s", user: "alice", kind: .auth)
         #expect(try hold.claim() == .claimed)
         #expect(hold.held)
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func aLiveOwnerKeepsItsClaimUnlessTakenOverAndThenItsPromptEnds() throws {
-        let store = try Store(path: temporaryStorePath())
+        let store = try Store(path: FilePath(temporaryStorePath()))
         let child = try SleepingChild()
         #expect(try store.claimPrompt(session: "s", user: "alice", pid: child.pid, kind: PromptClaimKind.tmuxPane.rawValue) == nil)
         let hold = PromptHold(store: store, session: "s", user: "alice", kind: .gate)

@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func aPAMHostIsRemoteByItsRhostElseByTheLoginOnItsTerminal() {
-        let utmp = { (path: String) in path == "/dev/pts/9" ? "192.0.2.50" : nil }
+        let utmp = { (path: FilePath) in path == "/dev/pts/9" ? "192.0.2.50" : nil }
         #expect(RemoteHost.fromPAM(rhost: "192.0.2.1", terminalPath: "/dev/pts/9", loginHost: utmp) == "192.0.2.1")
         #expect(RemoteHost.fromPAM(rhost: "", terminalPath: "/dev/pts/9", loginHost: utmp) == "192.0.2.50")
         #expect(RemoteHost.fromPAM(rhost: "", terminalPath: "/dev/pts/2", loginHost: utmp) == nil)

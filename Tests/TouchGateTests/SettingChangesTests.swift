@@ -17,7 +17,7 @@ import Testing
     }
 
     static func changes(lockOn: Bool, answer: AuthError? = nil) throws -> (SettingChanges, Authorizer) {
-        let store = try Store(path: temporaryStorePath())
+        let store = try Store(path: FilePath(temporaryStorePath()))
         if lockOn { try store.setEnabled(true, user: "alice", session: nil) }
         let authorizer = Authorizer()
         authorizer.answer = answer
@@ -98,7 +98,7 @@ import Testing
 
     /// A store opened under `policy` (the test's, not /etc/touchgate.conf) with alice's lock on.
     static func changes(policy: String, answer: AuthError? = nil) throws -> (SettingChanges, Authorizer) {
-        let store = try Store(path: temporaryStorePath(), clock: WallClock(), migrator: .embedded,
+        let store = try Store(path: FilePath(temporaryStorePath()), clock: WallClock(), migrator: .embedded,
                               systemPolicy: try SystemPolicy(text: policy))
         try store.setEnabled(true, user: "alice", session: nil)
         let authorizer = Authorizer()
@@ -122,8 +122,8 @@ import Testing
     @Test func theValueInEffectDecidesWhetherAChangeWeakens() throws {
         // The store holds 600 from before the file said 60: 60 is in effect, and 30 strengthens it.
         let path = temporaryStorePath()
-        try Store(path: path, clock: WallClock(), migrator: .embedded, systemPolicy: .none).set(.graceSeconds, to: "600", user: "alice")
-        let store = try Store(path: path, clock: WallClock(), migrator: .embedded, systemPolicy: try SystemPolicy(text: "grace-seconds = 60"))
+        try Store(path: FilePath(path), clock: WallClock(), migrator: .embedded, systemPolicy: .none).set(.graceSeconds, to: "600", user: "alice")
+        let store = try Store(path: FilePath(path), clock: WallClock(), migrator: .embedded, systemPolicy: try SystemPolicy(text: "grace-seconds = 60"))
         try store.setEnabled(true, user: "alice", session: nil)
         let authorizer = Authorizer()
         authorizer.answer = Self.refused

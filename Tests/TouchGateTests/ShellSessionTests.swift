@@ -9,7 +9,7 @@ import Testing
 @Suite(.removesItsFiles) struct ShellSessionTests {
     static func session(lockOn: Bool, idle: Int = 0, grace: Int = 0) throws -> (ShellSession, TestClock) {
         let clock = TestClock()
-        let store = try Store(path: temporaryStorePath(), clock: clock)
+        let store = try Store(path: FilePath(temporaryStorePath()), clock: clock)
         _ = try store.set(.idleSeconds, to: String(idle), user: "alice")
         _ = try store.set(.graceSeconds, to: String(grace), user: "alice")
         if lockOn { try store.setEnabled(true, user: "alice", session: nil) }

@@ -7,7 +7,7 @@ import Testing
 /// listing, the remote budget apart.
 @Suite(.removesItsFiles) struct StatusReportTests {
     @Test func aUsersStatusNamesTheCountersAndTheAttemptsLeft() throws {
-        let store = try Store(path: temporaryStorePath())
+        let store = try Store(path: FilePath(temporaryStorePath()))
         let report = try StatusReport.read(store: store, user: "alice", ledger: false, probe: SystemProcessProbe())
         let json = report.json.rendered
         #expect(json.contains("\"user\":\"alice\"") && json.contains("\"enabled\":false"))
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func anEmptyLedgerListsNoUser() throws {
-        let store = try Store(path: temporaryStorePath())
+        let store = try Store(path: FilePath(temporaryStorePath()))
         let report = try StatusReport.ledger(store)
         #expect(report.text.hasSuffix("no user has a failure counted or a lockdown"))
         #expect(report.json.rendered.contains("\"users\":[]"))

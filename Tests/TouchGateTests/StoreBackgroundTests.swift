@@ -11,7 +11,7 @@ import Testing
     /// A store with sessions of alice in each state (`a-active`, `b-inactive`, `c-background`,
     /// `d-ended`) and one of bob, none locked.
     static func store() throws -> Store {
-        let store = try Store(path: temporaryStorePath())
+        let store = try Store(path: FilePath(temporaryStorePath()))
         let off = SessionLifecycle.Policy(enabled: false, graceSeconds: 0)
         let paths: [(String, String, [LifecycleEvent])] = [
             ("a-active", "alice", [.didFinishLaunching, .didBecomeActive]),

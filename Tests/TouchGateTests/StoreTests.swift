@@ -9,7 +9,7 @@ import Testing
 @Suite(.removesItsFiles) struct StoreTests {
     @Test func aNewStoreIsPrivateAndComplete() throws {
         let path = temporaryStorePath()
-        let store = try Store(path: path)
+        let store = try Store(path: FilePath(path))
         var file = stat()
         var directory = stat()
         #expect(stat(path, &file) == 0)
@@ -27,7 +27,7 @@ import Testing
     /// that cannot be used (exit 74, the gate offline); the file's own errors stay the file's.
     @Test func anUnexpectedErrorIsAnInternalErrorNotAnUnavailableStore() throws {
         struct Unexpected: Error {}
-        let store = try Store(path: temporaryStorePath())
+        let store = try Store(path: FilePath(temporaryStorePath()))
         let bug = #expect(throws: StoreError.self) { try store.perform { throw Unexpected() } }
         #expect(bug?.reason == .internalError)
         #expect(bug.map(ExitCode.init) == .internalError)
@@ -38,9 +38,9 @@ import Testing
 
     @Test func anEmptyFileIsDamageNotANewStore() throws {
         let path = temporaryStorePath()
-        try Store.prepareDirectory(for: path)
+        try Store.prepareDirectory(for: FilePath(path))
         close(open(path, O_CREAT | O_WRONLY, 0o600))
-        let error = #expect(throws: StoreError.self) { _ = try Store(path: path) }
+        let error = #expect(throws: StoreError.self) { _ = try Store(path: FilePath(path)) }
         #expect(error?.reason == .corrupt)
         var info = stat()
         stat(path, &info)
@@ -50,22 +50,22 @@ import Testing
     @Test func aDirectoryOthersCanWriteIsRefusedUnlessSticky() throws {
         let path = temporaryStorePath()
         let directory = String(path[..<path.lastIndex(of: "/")!])
-        try Store.prepareDirectory(for: path)
+        try Store.prepareDirectory(for: FilePath(path))
         chmod(directory, 0o777)
         let error = #expect(throws: StoreError.self, "a store in a world-writable directory was accepted") {
-            _ = try Store(path: path)
+            _ = try Store(path: FilePath(path))
         }
         #expect(error?.reason == .insecurePermissions)
         #expect(access(path, F_OK) != 0, "nothing was created there")
         chmod(directory, 0o1777)
-        _ = try Store(path: path)
+        _ = try Store(path: FilePath(path))
     }
 
     @Test func aStoreOthersCanWriteIsRefused() throws {
         let path = temporaryStorePath()
-        _ = try Store(path: path)
+        _ = try Store(path: FilePath(path))
         chmod(path, 0o620)
-        let error = #expect(throws: StoreError.self, "a group-writable store was accepted") { _ = try Store(path: path) }
+        let error = #expect(throws: StoreError.self, "a group-writable store was accepted") { _ = try Store(path: FilePath(path)) }
         #expect(error?.reason == .insecurePermissions)
         #expect(error?.description.contains(path) == true)
     }
@@ -73,13 +73,13 @@ import Testing
     @Test func theWriteAheadLogOutlivesAConnectionAndHoldsItsCommits() throws {
         let path = temporaryStorePath()
         do {
-            let store = try Store(path: path, clock: TestClock())
+            let store = try Store(path: FilePath(path), clock: TestClock())
             try store.setEnabled(true, user: "alice", session: nil)
         }
         var log = stat()
         #expect(stat(path + "-wal", &log) == 0, "the log is kept when the last connection closes")
         #expect(log.st_size > 0 && log.st_mode & 0o777 == 0o600)
-        let reopened = try Store(path: path)
+        let reopened = try Store(path: FilePath(path))
         #expect(try reopened.user("alice").enabled, "the commit is read back from the kept log")
         #expect(try reopened.database.scalar("PRAGMA integrity_check")?.string == "ok")
     }
@@ -88,7 +88,7 @@ import Testing
         let path = temporaryStorePath()
         let configuration = Configuration()
         for _ in 0..<60 {
-            let store = try Store(path: path)
+            let store = try Store(path: FilePath(path))
             guard case .admitted(let attempt) = try store.admitAttempt(
                 .passcode, user: "alice", session: nil, purpose: .evaluation(.deviceOwner), configuration: configuration) else {
                 Issue.record("not admitted"); return
@@ -101,14 +101,14 @@ import Testing
         #expect(stat(path + "-wal", &log) == 0)
         let frame = 24 + 4096
         #expect(log.st_size <= 32 + (Int(Store.checkpointPages) + 16) * frame, "the log has \(log.st_size) bytes")
-        let store = try Store(path: path)
+        let store = try Store(path: FilePath(path))
         #expect(try store.auditEntries(limit: 1000).count == 60)
         #expect(try store.user("alice").passcodeFailures == 0)
     }
 
     @Test func anAdmissionLeavesItsCheckpointToAHelperThread() throws {
         let path = temporaryStorePath()
-        let store = try Store(path: path)
+        let store = try Store(path: FilePath(path))
         var helper: HelperThread?
         var fileBefore: [UInt8] = []
         // Each evaluation adds about six pages, so within 40 an admission brings the log to its
@@ -132,11 +132,11 @@ import Testing
         #expect(folded, "the helper folded the log into the file")
         #expect(store.foldLogInBackground() == nil, "the checkpoint was due once")
         #expect(try store.database.scalar("PRAGMA integrity_check")?.string == "ok")
-        #expect(try Store(path: path).user("alice").passcodeFailures == 1, "the pending admission is read back")
+        #expect(try Store(path: FilePath(path)).user("alice").passcodeFailures == 1, "the pending admission is read back")
     }
 
     @Test func aSessionChangeAndItsAuditEntryCommitTogether() throws {
-        let store = try Store(path: temporaryStorePath())
+        let store = try Store(path: FilePath(temporaryStorePath()))
         let policy = SessionLifecycle.Policy(enabled: true, graceSeconds: 0)
         try store.updateSession("s1", user: "alice", recording: .didFinishLaunching) { record in
             #expect(record.lifecycle.handle(.didFinishLaunching, now: 0, policy: policy) == .requireUnlock)
@@ -157,7 +157,7 @@ import Testing
     }
 
     @Test func storedSettingsApplyInKeyOrderAndTheFirstBadOneIsReported() throws {
-        let store = try Store(path: temporaryStorePath())
+        let store = try Store(path: FilePath(temporaryStorePath()))
         // Inserted in the other order: the report must not depend on how rows or a hash come out.
         for (key, value) in [("reuse-seconds", "never"), ("grace-seconds", "soon"), ("idle-seconds", "60")] {
             try store.database.run("INSERT INTO user_config (user, key, value) VALUES ('alice', ?, ?)", .text(key), .text(value))
@@ -171,7 +171,7 @@ import Testing
     }
 
     @Test func aSettlementLeavesCommitsSyncedAgain() throws {
-        let store = try Store(path: temporaryStorePath())
+        let store = try Store(path: FilePath(temporaryStorePath()))
         try store.passcodeSucceededInThisBoot(user: "alice")
         #expect(try store.database.scalar("PRAGMA synchronous")?.int == 2, "FULL")
         guard case .admitted(let attempt) = try store.admitAttempt(
@@ -186,10 +186,10 @@ import Testing
     @Test func aLogOrIndexOthersCouldChangeIsRefused() throws {
         for suffix in ["-wal", "-shm"] {
             let path = temporaryStorePath()
-            do { _ = try Store(path: path) }
+            do { _ = try Store(path: FilePath(path)) }
             #expect(chmod(path + suffix, 0o666) == 0)
             let writable = #expect(throws: StoreError.self, "a world-writable \(suffix) was accepted") {
-                _ = try Store(path: path)
+                _ = try Store(path: FilePath(path))
             }
             #expect(writable?.reason == .insecurePermissions)
             #expect(writable?.description.contains("its \(suffix) file is writable by other users") == true, "\(String(describing: writable))")
@@ -198,7 +198,7 @@ import Testing
             #expect(chmod(path + suffix, 0o600) == 0)
             #expect(chown(path + suffix, 65534, 65534) == 0)
             let foreign = #expect(throws: StoreError.self, "another user's \(suffix) was accepted") {
-                _ = try Store(path: path)
+                _ = try Store(path: FilePath(path))
             }
             #expect(foreign?.reason == .insecurePermissions)
             #expect(foreign?.description.contains("its \(suffix) file belongs to user 65534") == true, "\(String(describing: foreign))")
@@ -206,7 +206,7 @@ import Testing
             #expect(unlink(path + suffix) == 0)
             #expect(symlink(path, path + suffix) == 0)
             let linked = #expect(throws: StoreError.self, "a \(suffix) that is a symbolic link was accepted") {
-                _ = try Store(path: path)
+                _ = try Store(path: FilePath(path))
             }
             #expect(linked?.reason == .unavailable)
             #expect(linked?.description.contains("not a regular file") == true, "\(String(describing: linked))")
@@ -222,13 +222,13 @@ import Testing
         let threads = (0..<8).map { _ in
             HelperThread {
                 while !go.withLock({ $0 }) { sched_yield() }
-                if (try? Store(path: path)) != nil { opened.withLock { $0 += 1 } }
+                if (try? Store(path: FilePath(path))) != nil { opened.withLock { $0 += 1 } }
             }
         }
         go.withLock { $0 = true }
         for thread in threads { thread.join() }
         #expect(opened.withLock { $0 } == 8)
-        let store = try Store(path: path)
+        let store = try Store(path: FilePath(path))
         #expect(try store.schemaVersion() == DatabaseMigrator.embedded.latestVersion)
     }
 

@@ -93,7 +93,7 @@ import Testing
     @Test func aRootOwnedFileOthersCannotWriteIsRead() throws {
         try #require(getuid() == 0, "the policy file's owner checks need root (CI runs as root)")
         let file = try PolicyFile("grace-seconds = 60\n")
-        let policy = SystemPolicy.load(fromFileAt: file.path)
+        let policy = SystemPolicy.load(fromFileAt: FilePath(file.path))
         #expect(policy.problem == nil && policy.keys == [.graceSeconds], "\(policy)")
     }
 
@@ -120,7 +120,7 @@ import Testing
         default: expected = "invalid value"
         }
         defer { if name == "symbolic link" { unlink(path) } }
-        let policy = SystemPolicy.load(fromFileAt: path)
+        let policy = SystemPolicy.load(fromFileAt: FilePath(path))
         let problem = try #require(policy.problem, "\(name): \(policy)")
         #expect(problem.contains(expected) && problem.contains("system policy /etc/touchgate.conf") && !problem.contains("\n"),
                 "\(name): \(problem)")
@@ -136,9 +136,9 @@ import Testing
 
     @Test func aStoreReadsItsSettingsThroughThePolicy() throws {
         let path = temporaryStorePath()
-        let plain = try Store(path: path, clock: WallClock(), migrator: .embedded, systemPolicy: .none)
+        let plain = try Store(path: FilePath(path), clock: WallClock(), migrator: .embedded, systemPolicy: .none)
         try plain.set(.graceSeconds, to: "600", user: "alice")
-        let limited = try Store(path: path, clock: WallClock(), migrator: .embedded,
+        let limited = try Store(path: FilePath(path), clock: WallClock(), migrator: .embedded,
                                 systemPolicy: try SystemPolicy(text: "grace-seconds = 60\nlog-retention = 20"))
         #expect(try limited.storedConfiguration(user: "alice").graceSeconds == 600)
         #expect(try limited.configuration(user: "alice").graceSeconds == 60)

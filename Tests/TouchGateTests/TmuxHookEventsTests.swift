@@ -8,7 +8,7 @@ import Testing
 @Suite(.removesItsFiles) struct TmuxHookEventsTests {
     static func hooks(lockOn: Bool, grace: Int = 0) throws -> (TmuxHookEvents, TestClock) {
         let clock = TestClock()
-        let store = try Store(path: temporaryStorePath(), clock: clock)
+        let store = try Store(path: FilePath(temporaryStorePath()), clock: clock)
         _ = try store.set(.graceSeconds, to: String(grace), user: "alice")
         if lockOn { try store.setEnabled(true, user: "alice", session: nil) }
         return (TmuxHookEvents(events: LifecycleEvents(store: store, user: "alice"), server: "42", socket: "/tmp/tmux-1/default"), clock)
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func aSocketThatIsNotAbsoluteIsNotRecorded() throws {
-        let store = try Store(path: temporaryStorePath())
+        let store = try Store(path: FilePath(temporaryStorePath()))
         let hooks = TmuxHookEvents(events: LifecycleEvents(store: store, user: "alice"), server: "42", socket: "default")
         try hooks.handle(.sessionCreated, client: "", session: "$1")
         #expect(try store.session("tmux-42-$1")?.tmuxSocket == nil)

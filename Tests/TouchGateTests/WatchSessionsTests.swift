@@ -26,7 +26,7 @@ import Testing
     /// Alice's sessions `a` (active, in tmux) and `b` (active), unlocked, the lock on with a long grace.
     static func world(grace: Int = 3600) throws -> (WatchSessions, Effects, TestClock) {
         let clock = TestClock()
-        let store = try Store(path: temporaryStorePath(), clock: clock)
+        let store = try Store(path: FilePath(temporaryStorePath()), clock: clock)
         _ = try store.set(.graceSeconds, to: String(grace), user: "alice")
         let events = LifecycleEvents(store: store, user: "alice")
         for id in ["a", "b"] {

@@ -33,7 +33,7 @@ package struct StatusReport {
         let schemaVersion = try store.schemaVersion()
         let storeID = try store.storeID()
         let watcher = ledger ? nil : WatcherLock.holder(store: store.path, user: name)
-        var members: [(String, JSONValue)] = [("user", .string(name)), ("store", .string(store.path)), ("storeId", .string(storeID))]
+        var members: [(String, JSONValue)] = [("user", .string(name)), ("store", .string(store.path.string)), ("storeId", .string(storeID))]
         if !ledger {
             members += [("enabled", .bool(record.enabled)), ("enrolled", .bool(record.enrolled)),
                         ("domainState", record.domainState.map(JSONValue.string) ?? .null)]
@@ -165,7 +165,7 @@ package struct StatusReport {
                                   required?.rawValue ?? "-"]))
         }
         let json = JSONValue.object([
-            ("store", .string(store.path)),
+            ("store", .string(store.path.string)),
             ("storeId", .string(storeID)),
             ("schemaVersion", .int(schemaVersion)),
             ("users", .array(rows)),

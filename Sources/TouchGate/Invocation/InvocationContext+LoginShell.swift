@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 extension InvocationContext {
     /// The real shell `touchgate-login-shell` runs under the owner: the first line of
@@ -7,9 +8,9 @@ extension InvocationContext {
     /// else /bin/sh. Nothing can cut it short: no rc file runs before the owner.
     ///
     /// The corresponding C functions are `fopen`, `fgets` and `access`.
-    package func loginShell(shells: String = "/etc/shells") -> String {
-        func lines(_ path: String) -> [String] {
-            guard let file = fopen(path, "r") else { return [] }
+    package func loginShell(shells: FilePath = "/etc/shells") -> String {
+        func lines(_ path: FilePath) -> [String] {
+            guard let file = fopen(path.string, "r") else { return [] }
             defer { fclose(file) }
             var lines: [String] = []
             var buffer = [CChar](repeating: 0, count: 4096)
@@ -21,7 +22,7 @@ extension InvocationContext {
         }
         let fallback = access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh"
         guard let base = self["XDG_CONFIG_HOME"].flatMap({ $0.hasPrefix("/") ? $0 : nil }) ?? self["HOME"].map({ $0 + "/.config" }),
-              let shell = lines(base + "/touchgate/login-shell").first, shell.hasPrefix("/"),
+              let shell = lines(FilePath(base).appending("touchgate/login-shell")).first, shell.hasPrefix("/"),
               !(shell.split(separator: "/").last ?? "").hasPrefix("touchgate"),
               lines(shells).contains(shell), access(shell, X_OK) == 0 else { return fallback }
         return shell

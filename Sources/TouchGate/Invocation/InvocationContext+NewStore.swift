@@ -17,9 +17,9 @@ extension InvocationContext {
     /// was deleted shows it there).
     package func newStoreNotice(_ store: Store, forSnippet: Bool = false) -> String? {
         guard store.createdByThisProcess else { return nil }
-        var notice = "made a new store at \(store.path.escapedForMessage) (lock off)"
+        var notice = "made a new store at \(store.path.string.escapedForMessage) (lock off)"
         let hooks = nonEmpty("TOUCHGATE_HOOK_STORE")
-        let samePath = hooks.map { absolutePath($0) == absolutePath(store.path) } ?? false
+        let samePath = hooks.map { absolutePath(FilePath($0)) == absolutePath(store.path) } ?? false
         if forSnippet {
             notice += " for this snippet"
             if let hooks {

@@ -1,5 +1,6 @@
 import Glibc
 import TouchGateCore
+import TouchGateSystem
 
 extension InvocationContext {
     /// The program `touchgate shell` runs, its path and argument vector: `program` as given
@@ -8,12 +9,12 @@ extension InvocationContext {
     /// with `-` (login, sshd and su start it so). Exit 65 for a program not in `PATH`.
     ///
     /// The corresponding C functions are `getpwuid` and `access`.
-    package func programToRun(_ program: [String], login: Bool) throws(UsageError) -> (path: String, argv: [String]) {
+    package func programToRun(_ program: [String], login: Bool) throws(UsageError) -> (path: FilePath, argv: [String]) {
         if let first = program.first {
             guard let path = findInPath(first) else {
                 throw UsageError("shell: no program '\(first.escapedForMessage)' in PATH", exitCode: .badValue)
             }
-            let base = String(path.split(separator: "/").last ?? Substring(path))
+            let base = path.lastComponent ?? path.string
             return (path, login ? ["-" + base] + program.dropFirst() : program)
         }
         var candidates: [String] = []
@@ -23,19 +24,19 @@ extension InvocationContext {
         let path = candidates.first { $0.hasPrefix("/") && !$0.split(separator: "/").last!.hasPrefix("touchgate") && access($0, X_OK) == 0 }
             ?? "/bin/sh"
         let base = String(path.split(separator: "/").last ?? "sh")
-        return (path, [login ? "-" + base : base])
+        return (FilePath(path), [login ? "-" + base : base])
     }
 
     /// `name` when it holds a `/` and may be run, else the first regular executable file of that
     /// name in `PATH` (`/usr/local/bin:/usr/bin:/bin` when unset).
     ///
     /// The corresponding C functions are `access` and `stat`.
-    package func findInPath(_ name: String) -> String? {
-        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+    package func findInPath(_ name: String) -> FilePath? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? FilePath(name) : nil }
         for directory in (self["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
             let candidate = "\(directory)/\(name)"
             var info = stat()
-            if access(candidate, X_OK) == 0, stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG { return candidate }
+            if access(candidate, X_OK) == 0, stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG { return FilePath(candidate) }
         }
         return nil
     }

@@ -6,10 +6,10 @@ import TouchGateStore
 extension InvocationContext {
     /// The store path: the system ledger with `--system`, then `--store`, then `TOUCHGATE_STORE`,
     /// then (root naming another user) that user's own store, then the XDG default.
-    package var storePath: String {
+    package var storePath: FilePath {
         get throws(StoreError) {
             if system { return PAMHostRequest.systemStorePath }
-            if let path = namedStorePath { return path }
+            if let path = namedStorePath { return FilePath(path) }
             if let path = storeOfUserForRoot() { return path }
             guard let path = Store.defaultPath() else {
                 throw StoreError(path: "(none)", reason: .unavailable, detail: "no HOME or XDG_STATE_HOME to put the store in")
@@ -27,12 +27,12 @@ extension InvocationContext {
     /// own store, found through their home directory, never a new store under root's home.
     ///
     /// The corresponding C function is `getpwnam`.
-    package func storeOfUserForRoot() -> String? {
+    package func storeOfUserForRoot() -> FilePath? {
         guard effectiveUser == 0, let name = namedUser, name != invokingUserName() else { return nil }
         // A name the system does not know (a store's own user, such as a test's) keeps the default store.
         guard let entry = getpwnam(name) else { return nil }
         guard entry.pointee.pw_uid != 0, let directory = entry.pointee.pw_dir, directory.pointee != 0 else { return nil }
-        return String(cString: directory) + "/.local/state/touchgate/touchgate.sqlite"
+        return FilePath(String(cString: directory) + "/.local/state/touchgate/touchgate.sqlite")
     }
 
     /// Whether this is an administrator's command: `--system`, or root opening another user's own
@@ -50,11 +50,11 @@ extension InvocationContext {
     /// Nothing happens for any other store.
     ///
     /// The corresponding C functions are `stat`, `initgroups`, `setgid` and `setuid`.
-    package func actAsTheUserWhoseStoreThisIs(_ path: String) throws(StoreError) {
+    package func actAsTheUserWhoseStoreThisIs(_ path: FilePath) throws(StoreError) {
         guard !system, namedStorePath == nil, let expected = storeOfUserForRoot(), expected == path,
               let name = namedUser, let entry = getpwnam(name) else { return }
         var information = stat()
-        guard stat(path, &information) == 0 else {
+        guard stat(path.string, &information) == 0 else {
             throw StoreError(path: path, reason: .unavailable,
                              detail: "is not there: \(name.escapedForMessage) has no touchgate store, and none is made for them")
         }

@@ -1,4 +1,5 @@
 import Glibc
+import TouchGateSystem
 
 /// "Is this a remote session, and from where": one answer from whichever source the caller has.
 /// The CLI has its environment (the SSH variables sshd sets); the PAM helper has the host's
@@ -21,7 +22,7 @@ package enum RemoteHost {
 
     /// From a PAM host: `PAM_RHOST` when set, else the host of a login record (utmp) for the
     /// terminal device `terminalPath` (an SSH session on it); `nil` for a local host.
-    package static func fromPAM(rhost: String, terminalPath: String?, loginHost: (String) -> String? = loginHost(onTerminal:)) -> String? {
+    package static func fromPAM(rhost: String, terminalPath: FilePath?, loginHost: (FilePath) -> String? = loginHost(onTerminal:)) -> String? {
         if !rhost.isEmpty { return rhost }
         return terminalPath.flatMap(loginHost)
     }
@@ -30,8 +31,8 @@ package enum RemoteHost {
     /// when it is not a local display.
     ///
     /// The corresponding C functions are `setutxent`, `getutxent` and `endutxent`.
-    package static func loginHost(onTerminal path: String) -> String? {
-        let line = String(path.dropFirst("/dev/".count))
+    package static func loginHost(onTerminal path: FilePath) -> String? {
+        let line = String(path.string.dropFirst("/dev/".count))
         setutxent()
         defer { endutxent() }
         while let entry = getutxent() {

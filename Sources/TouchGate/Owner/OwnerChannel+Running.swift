@@ -10,7 +10,7 @@ extension OwnerChannel {
     /// as to those the store lists. The directories are the user's own
     /// (``OwnerChannelDirectory``), and ``lock(_:uid:directories:timeout:)`` checks each
     /// listener's credentials all the same. Owners no longer running are left out.
-    package static func running(uid: uid_t = geteuid(), directories: [String] = OwnerChannelDirectory.current) -> [ProcessIdentity] {
+    package static func running(uid: uid_t = geteuid(), directories: [FilePath] = OwnerChannelDirectory.current) -> [ProcessIdentity] {
         var found: [ProcessIdentity] = []
         for directory in directories {
             for owner in listed(in: directory, uid: uid) where owner.isAlive && !found.contains(owner) { found.append(owner) }
@@ -19,8 +19,8 @@ extension OwnerChannel {
     }
 
     /// The owners named by the sockets of `uid` in `directory` (`PID-START`), in name order.
-    package static func listed(in directory: String, uid: uid_t) -> [ProcessIdentity] {
-        guard let handle = opendir(directory) else { return [] }
+    package static func listed(in directory: FilePath, uid: uid_t) -> [ProcessIdentity] {
+        guard let handle = opendir(directory.string) else { return [] }
         defer { closedir(handle) }
         var found: [(String, ProcessIdentity)] = []
         while let entry = readdir(handle) {
@@ -29,7 +29,7 @@ extension OwnerChannel {
             }
             guard let owner = owner(named: name) else { continue }
             var info = stat()
-            guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == uid else { continue }
+            guard lstat(directory.appending(name).string, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == uid else { continue }
             found.append((name, owner))
         }
         return found.sorted { $0.0 < $1.0 }.map(\.1)

@@ -19,13 +19,13 @@ package enum OwnerChannel {
     static func fileName(_ owner: ProcessIdentity) -> String { "\(owner.pid)-\(owner.startTime)" }
 
     /// The socket's path for `owner` in `directory`.
-    package static func path(owner: ProcessIdentity, directory: String) -> String {
-        directory + "/" + fileName(owner)
+    package static func path(owner: ProcessIdentity, directory: FilePath) -> FilePath {
+        directory.appending(fileName(owner))
     }
 
     /// `sun_path` holds 108 bytes with its final NUL.
-    private static func address(_ path: String) -> (sockaddr_un, socklen_t)? {
-        let bytes = Array(path.utf8)
+    private static func address(_ path: FilePath) -> (sockaddr_un, socklen_t)? {
+        let bytes = Array(path.string.utf8)
         var address = sockaddr_un()
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
         address.sun_family = sa_family_t(AF_UNIX)
@@ -41,14 +41,14 @@ package enum OwnerChannel {
     /// terminal no one can cover). Sockets in `directory` of owners that are gone are removed.
     ///
     /// The corresponding C functions are `socket`, `bind` and `listen`.
-    package static func listen(owner: ProcessIdentity, directory: String) throws(OwnerChannelFailure) -> Int32 {
+    package static func listen(owner: ProcessIdentity, directory: FilePath) throws(OwnerChannelFailure) -> Int32 {
         let path = path(owner: owner, directory: directory)
         guard let (address, length) = address(path) else {
             throw OwnerChannelFailure("the channel's path \(path) is longer than a Unix socket's 107 bytes")
         }
         removeStale(in: directory)
         // Only a process with this very identity (this one) could have left it.
-        unlink(path)
+        unlink(path.string)
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { throw OwnerChannelFailure("cannot make a socket: \(Errno.current)") }
         var bound = address
@@ -64,15 +64,15 @@ package enum OwnerChannel {
     }
 
     /// Removes the sockets of owners that are gone (a killed owner never removes its own).
-    private static func removeStale(in directory: String) {
+    private static func removeStale(in directory: FilePath) {
         for owner in listed(in: directory, uid: geteuid()) where !owner.isAlive {
-            unlink(path(owner: owner, directory: directory))
+            unlink(path(owner: owner, directory: directory).string)
         }
     }
 
     /// Forgets the owner's socket file (the owner ends).
-    package static func remove(owner: ProcessIdentity, directory: String) {
-        unlink(path(owner: owner, directory: directory))
+    package static func remove(owner: ProcessIdentity, directory: FilePath) {
+        unlink(path(owner: owner, directory: directory).string)
     }
 
     /// Accepts one waiting client of the same user (or root); -1 when none is waiting.
@@ -114,7 +114,7 @@ package enum OwnerChannel {
 
     /// Connects to `owner`'s socket in the first of `directories` where the listener is the owner
     /// itself (uid `uid`, the owner's pid, and the owner still alive), else -1.
-    private static func connectVerified(_ owner: ProcessIdentity, uid: uid_t, directories: [String]) -> Int32 {
+    private static func connectVerified(_ owner: ProcessIdentity, uid: uid_t, directories: [FilePath]) -> Int32 {
         for directory in directories {
             guard let (address, length) = address(path(owner: owner, directory: directory)) else { continue }
             let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
@@ -140,7 +140,7 @@ package enum OwnerChannel {
     ///
     /// The corresponding C functions are `socket`, `connect`, `getsockopt`, `write` and `poll`.
     package static func lock(_ owners: [ProcessIdentity], uid: uid_t = geteuid(),
-                            directories: [String] = OwnerChannelDirectory.current, timeout: Double) -> LockResult {
+                            directories: [FilePath] = OwnerChannelDirectory.current, timeout: Double) -> LockResult {
         var result = LockResult()
         var waiting: [(ProcessIdentity, Int32)] = []
         for owner in owners {

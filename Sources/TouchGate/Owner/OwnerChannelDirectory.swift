@@ -17,23 +17,23 @@ import TouchGateCore
 package enum OwnerChannelDirectory {
     /// The candidates in order: `$XDG_RUNTIME_DIR/touchgate` (when `runtimeDirectory` qualifies),
     /// then `/tmp/touchgate-UID`.
-    package static func candidates(runtimeDirectory: String?, uid: uid_t) -> [String] {
-        var found: [String] = []
+    package static func candidates(runtimeDirectory: String?, uid: uid_t) -> [FilePath] {
+        var found: [FilePath] = []
         if var root = runtimeDirectory, root.hasPrefix("/") {
             while root.count > 1, root.hasSuffix("/") { root.removeLast() }
             var info = stat()
             if lstat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == uid, info.st_mode & 0o022 == 0 {
-                found.append((root == "/" ? "" : root) + "/touchgate")
+                found.append(FilePath(root).appending("touchgate"))
             }
         }
-        found.append("/tmp/touchgate-\(uid)")
+        found.append(FilePath("/tmp/touchgate-\(uid)"))
         return found
     }
 
     /// Why a directory cannot hold the channels, or `nil` when it can.
-    package static func refusal(_ path: String, uid: uid_t) -> String? {
+    package static func refusal(_ path: FilePath, uid: uid_t) -> String? {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return "cannot use \(path): \(Errno.current)" }
+        guard lstat(path.string, &info) == 0 else { return "cannot use \(path): \(Errno.current)" }
         guard info.st_mode & S_IFMT == S_IFDIR else { return "\(path) is not a directory" }
         guard info.st_uid == uid else { return "\(path) belongs to uid \(info.st_uid), not \(uid)" }
         guard info.st_mode & 0o077 == 0 else {
@@ -44,10 +44,10 @@ package enum OwnerChannelDirectory {
 
     /// The directory an owner listens in: the first candidate that exists or can be made, and
     /// passes the check. Throws the reasons, one line, when none does.
-    package static func prepare(runtimeDirectory: String?, uid: uid_t) throws(OwnerChannelFailure) -> String {
+    package static func prepare(runtimeDirectory: String?, uid: uid_t) throws(OwnerChannelFailure) -> FilePath {
         var reasons: [String] = []
         for directory in candidates(runtimeDirectory: runtimeDirectory, uid: uid) {
-            if mkdir(directory, 0o700) != 0, errno != EEXIST {
+            if mkdir(directory.string, 0o700) != 0, errno != EEXIST {
                 reasons.append("cannot create \(directory): \(Errno.current)")
                 continue
             }
@@ -62,12 +62,12 @@ package enum OwnerChannelDirectory {
 
     /// The directories a client looks in: every candidate that exists and passes the check (an
     /// owner started where `XDG_RUNTIME_DIR` was unset listens in the fallback). Never creates one.
-    package static func existing(runtimeDirectory: String?, uid: uid_t) -> [String] {
+    package static func existing(runtimeDirectory: String?, uid: uid_t) -> [FilePath] {
         candidates(runtimeDirectory: runtimeDirectory, uid: uid).filter { refusal($0, uid: uid) == nil }
     }
 
     /// ``existing(runtimeDirectory:uid:)`` for this process: its `XDG_RUNTIME_DIR` and effective uid.
-    package static var current: [String] {
+    package static var current: [FilePath] {
         existing(runtimeDirectory: ProcessEnvironment.current["XDG_RUNTIME_DIR"], uid: geteuid())
     }
 }

@@ -52,7 +52,7 @@ package enum PAMHelper {
         }
         let store = try Store(path: path)
         let remote = request.remote
-        let base = PAMCredentialChecker(terminal: request.terminalPath ?? (request.terminal.isEmpty ? nil : request.terminal),
+        let base = PAMCredentialChecker(terminal: request.terminalPath?.string ?? (request.terminal.isEmpty ? nil : request.terminal),
                                         remoteHost: remote)
         // A remote host is told no counts or delays: nothing to pace a guessing run by.
         let wording = HostWording(silent: request.silent, remote: remote != nil)

@@ -1,5 +1,6 @@
 import Glibc
 import TouchGateCore
+import TouchGateSystem
 import TouchGateStore
 import TouchGateTerminal
 
@@ -62,20 +63,20 @@ package struct PAMHostRequest: Equatable, Sendable {
     }
 
     /// The system ledger: where a helper run by a root host (sudo, su, login) counts.
-    package static let systemStorePath = "/var/lib/touchgate/touchgate.sqlite"
+    package static let systemStorePath: FilePath = "/var/lib/touchgate/touchgate.sqlite"
 
     /// The store to count in: the system ledger when the host runs as root, else the user's own
     /// store (a lock screen running as the user), with the user store's threat model.
-    package static func storePath(effectiveUser: uid_t = geteuid()) -> String? {
+    package static func storePath(effectiveUser: uid_t = geteuid()) -> FilePath? {
         effectiveUser == 0 ? systemStorePath : Store.defaultPath()
     }
 
     /// The terminal device `PAM_TTY` names (`/dev/pts/3`, `pts/3`, `tty1`), or `nil` for an X
     /// display (`:0`), a service name (`ssh`) or nothing.
-    package var terminalPath: String? {
+    package var terminalPath: FilePath? {
         guard !terminal.isEmpty, !terminal.contains(":"), !terminal.contains("..") else { return nil }
-        if terminal.hasPrefix("/dev/") { return terminal }
-        return terminal.hasPrefix("/") ? nil : "/dev/" + terminal
+        if terminal.hasPrefix("/dev/") { return FilePath(terminal) }
+        return terminal.hasPrefix("/") ? nil : FilePath("/dev/" + terminal)
     }
 
     /// The remote host the biometric factor is refused for: `PAM_RHOST` when set, else the host
@@ -89,7 +90,7 @@ package struct PAMHostRequest: Equatable, Sendable {
     package func openTerminal() -> TerminalPrompts? {
         guard let path = terminalPath else { return nil }
         var information = stat()
-        guard lstat(path, &information) == 0, information.st_mode & S_IFMT == S_IFCHR else { return nil }
+        guard lstat(path.string, &information) == 0, information.st_mode & S_IFMT == S_IFCHR else { return nil }
         guard let prompts = TerminalPrompts(path: path), isatty(prompts.fileDescriptor) == 1 else { return nil }
         return prompts
     }

@@ -61,7 +61,7 @@ package struct TerminalLocks: WatchEffects {
     /// `tmux lock-session` of tmux session `id` (`tmux-<server pid>-$<n>`) through `socket`,
     /// only while it is a socket of this account; returns whether it was sent.
     package func lockTmuxSession(_ id: String, socket: String) -> Bool {
-        guard id.hasPrefix("tmux-"), let dollar = id.lastIndex(of: "$"), Self.isOwnSocket(socket, uid: uid) else { return false }
+        guard id.hasPrefix("tmux-"), let dollar = id.lastIndex(of: "$"), Self.isOwnSocket(FilePath(socket), uid: uid) else { return false }
         runTmux([["-S", socket, "lock-session", "-t", String(id[dollar...])]], what: "lock-session")
         return true
     }
@@ -71,15 +71,15 @@ package struct TerminalLocks: WatchEffects {
         var sockets: [String] = []
         let found = TmuxSocketDirectory.sockets(uid: uid, tmuxTemporaryDirectory: tmuxTemporaryDirectory)
             + TmuxServerProcesses.sockets(uid: uid, runtimeDirectory: ProcessEnvironment.current["XDG_RUNTIME_DIR"])
-        for socket in recorded + found where !sockets.contains(socket) && isOwnSocket(socket, uid: uid) {
+        for socket in recorded + found where !sockets.contains(socket) && isOwnSocket(FilePath(socket), uid: uid) {
             sockets.append(socket)
         }
         return sockets
     }
 
-    private static func isOwnSocket(_ path: String, uid: uid_t) -> Bool {
+    private static func isOwnSocket(_ path: FilePath, uid: uid_t) -> Bool {
         var info = stat()
-        return path.hasPrefix("/") && lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK && info.st_uid == uid
+        return path.isAbsolute && lstat(path.string, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK && info.st_uid == uid
     }
 
     /// `tmux ARGUMENTS` for each of `commands`, all at once, and waits for every one.

@@ -1,14 +1,16 @@
 import Glibc
 import TouchGateCore
+import TouchGateStore
+import TouchGateSystem
 
 /// The lock file that keeps two `touchgate watch` for the same user and store from acting at
 /// once: `STORE.watch-USER` beside the store, held with `flock` while the watcher runs, holding
 /// its pid. The kernel drops the lock when the process ends, however it ends.
 package final class WatcherLock {
-    package let path: String
+    package let path: FilePath
     private let descriptor: Int32
 
-    private init(path: String, descriptor: Int32) {
+    private init(path: FilePath, descriptor: Int32) {
         self.path = path
         self.descriptor = descriptor
     }
@@ -16,8 +18,8 @@ package final class WatcherLock {
     deinit { close(descriptor) }
 
     /// The lock file's path for `user`'s watcher of the store at `store`.
-    package static func path(store: String, user: String) -> String {
-        store + ".watch-" + user
+    package static func path(store: FilePath, user: String) -> FilePath {
+        FilePath(store.string + ".watch-" + user)
     }
 
     /// What ``acquire(store:user:)`` found.
@@ -28,9 +30,9 @@ package final class WatcherLock {
     }
 
     /// Takes the lock, or reports the watcher that holds it.
-    package static func acquire(store: String, user: String) throws(StoreError) -> Outcome {
+    package static func acquire(store: FilePath, user: String) throws(StoreError) -> Outcome {
         let path = path(store: store, user: user)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let descriptor = open(path.string, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw StoreError(path: store, reason: .unavailable, detail: "cannot open the watcher's lock file \(path): \(systemMessage())")
         }
@@ -50,8 +52,8 @@ package final class WatcherLock {
 
     /// The pid of the watcher running for `user` and the store at `store` (0 when the file names
     /// none), or `nil` when none runs. Never creates the file.
-    package static func holder(store: String, user: String) -> Int32? {
-        let descriptor = open(path(store: store, user: user), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    package static func holder(store: FilePath, user: String) -> Int32? {
+        let descriptor = open(path(store: store, user: user).string, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {

@@ -24,6 +24,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case internalError
     }
 
+    /// The store's path as its message shows it: a `String`, not TouchGateSystem's `FilePath`,
+    /// because this module imports nothing (TouchGateStore raises it from a `FilePath`).
     public let path: String
     public let reason: Reason
     public let detail: String
