@@ -114,7 +114,7 @@ import Testing
             // Device-owner goes to the passcode, whose first prompt says why; its success lifts the lock.
             let passcode = Checker([EvaluationTests.result(.success)])
             let silent = EvaluationTests.Silent()
-            try AuthContext(user: "alice", store: store, checker: passcode, biometricChecker: biometric, prompts: silent)
+            _ = try AuthContext(user: "alice", store: store, checker: passcode, biometricChecker: biometric, prompts: silent)
                 .evaluateSynchronously(.deviceOwner, reason: "test", configuration: configuration, record: record)
             #expect(biometric.calls.withLock { $0 }.isEmpty)
             #expect(passcode.calls.withLock { $0 } == ["touchgate"])
@@ -158,7 +158,7 @@ import Testing
         let (store, _) = try Self.setUp()
         try store.set(.passcodeDelays, to: "0,60", user: "alice")
         let passcode = Checker([EvaluationTests.result(.failed(7))])
-        try? Self.context(store, passcode: passcode, biometric: Checker([])).evaluateSynchronously(.deviceOwner, reason: "test")
+        _ = try? Self.context(store, passcode: passcode, biometric: Checker([])).evaluateSynchronously(.deviceOwner, reason: "test")
         let biometric = Checker([EvaluationTests.result(.success)])
         do {
             try Self.context(store, passcode: Checker([]), biometric: biometric).evaluateSynchronously(.deviceOwner, reason: "test")

@@ -18,7 +18,7 @@ package protocol WatchEffects {
 /// the background and locked when the machine is about to sleep, the screen locks or the user
 /// says so, and those sessions back towards the foreground (still locked) when it wakes or unlocks.
 ///
-/// The decisions of when are ``WatchStateMachine``'s and the bus is the watcher's; this is what
+/// The decisions of when are TouchGateWatch's `WatchStateMachine`'s and the bus is the watcher's; this is what
 /// happens to the sessions, by the store's clock, with prompts ended through the ``ProcessProbe``.
 package final class WatchSessions {
     package let events: LifecycleEvents

@@ -1,5 +1,5 @@
 /// What the gate's screen does for it: the drawing and the terminal's waits. ``GateCover``
-/// implements it over a terminal (``Gate`` does the ledger's work and follows ``GateStateMachine``).
+/// implements it over a terminal (`Gate` in TouchGate does the ledger's work and follows its `GateStateMachine`).
 package protocol GateScreen: AnyObject {
     /// Draws the status (before an evaluation, or while waiting for Enter) and a notice.
     func showStatus(_ status: GateStatus, notice: String?)
