@@ -14,7 +14,11 @@ package enum IntegrationSnippet {
     /// fails at once does not spin.
     ///
     /// The shell ignores SIGINT, SIGQUIT and SIGTSTP, and each gate inherits that, so a key held
-    /// down while the lock starts cannot end it before it takes the terminal.
+    /// down while the lock starts cannot end it before it takes the terminal, once the `trap` has
+    /// run. Before that it cannot be closed from here: tmux's client runs the lock-command with
+    /// `system()`, whose shell starts with SIGINT at its default while the client's terminal is
+    /// back in its own mode (`ISIG` on), so a Ctrl-C that arrives while that shell is still
+    /// starting ends it, and tmux then unlocks the client (docs/design.md, tmux).
     package static func lockCommand(_ touchgate: String, session: String?, socket: String? = nil) -> String {
         var gate = "\(touchgate) gate --lock"
         if let session { gate += " --session " + session }
