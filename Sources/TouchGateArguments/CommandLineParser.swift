@@ -106,7 +106,7 @@ package enum CommandLineParser {
         // The command: its first word, and for a command with subcommands (config) the second.
         let word = positionals.first
         let group = word.map(table.commands(withWord:)) ?? []
-        var spec: CommandSpec<Command>?
+        var spec: CommandSpec?
         var argumentStart = 1
         if group.count == 1 {
             spec = group[0]
@@ -158,7 +158,7 @@ package enum CommandLineParser {
             throw UsageError("\(spec.name): missing argument \(spec.arguments[line.arguments.count].name)", usage: usage)
         }
         do {
-            return try finish(try spec.build(line), line)
+            return try finish(try table.command(builtBy: spec, from: line), line)
         } catch where error.exitCode == .usage && error.usage == nil {
             throw UsageError("\(spec.name): \(error.message)", usage: usage)
         }

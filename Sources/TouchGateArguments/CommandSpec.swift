@@ -2,8 +2,16 @@ import TouchGateCore
 
 /// One command of a program, as its ``CommandSpecTable`` describes it: the name, a summary, the
 /// arguments, the options besides the global ones, the JSON keys it prints, the exit statuses it
-/// can end with, and how a parsed command line becomes the program's `Command`.
-package struct CommandSpec<Command: Sendable>: Sendable {
+/// can end with, and how a parsed command line becomes the program's command.
+///
+/// Not generic over the program's command type: the table and the parser run in every process
+/// (touchgate's gate before every prompt), and generic code in this module runs unspecialized for
+/// a program in another, reaching each spec through its metadata (≈ 300,000 instructions more on
+/// the gate's fast path, bench/RESULTS.md). The builder's result is the one type-erased value; the
+/// table (``CommandSpecTable``) takes it back as its `Command`. A program declares its specs
+/// through an initializer of its own whose builder returns its `Command` (touchgate's:
+/// `CommandSpec+TouchGate.swift`), so a builder can name its cases without a type.
+package struct CommandSpec: Sendable {
     /// One word, or two for a subcommand (`config get`).
     package let name: String
     package let summary: String
@@ -14,24 +22,30 @@ package struct CommandSpec<Command: Sendable>: Sendable {
     package let jsonKeys: [String]
     /// The exit statuses beyond those every command can end with (``CommandSpecTable/everyCommandExits``).
     package let exits: [ExitStatusSpec.Kind]
-    package let build: @Sendable (CommandLineParser.Line) throws(UsageError) -> Command
+    /// Builds the program's command from the parsed line (a usage error for a line it refuses).
+    package let build: @Sendable (CommandLineParser.Line) throws(UsageError) -> any Sendable
 
     package init(
         _ name: String, summary: String, details: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
         jsonKeys: [String] = [], exits: [ExitStatusSpec.Kind] = [],
-        build: @escaping @Sendable (CommandLineParser.Line) throws(UsageError) -> Command
+        erasedBuild: @escaping @Sendable (CommandLineParser.Line) throws(UsageError) -> any Sendable
     ) {
         self.name = name
-        let words = name.split(separator: " ").map(String.init)
-        word = words[0]
-        subcommand = words.count > 1 ? words[1] : nil
+        // One search for the space, not `split`: the table's specs are made in every process.
+        if let space = name.utf8.firstIndex(of: UInt8(ascii: " ")) {
+            word = String(name[..<space])
+            subcommand = String(name[name.index(after: space)...])
+        } else {
+            word = name
+            subcommand = nil
+        }
         self.summary = summary
         self.details = details
         self.arguments = arguments
         self.options = options
         self.jsonKeys = jsonKeys
         self.exits = exits
-        self.build = build
+        self.build = erasedBuild
     }
 
     /// The JSON keys' names, without what the table says of each (`retryAfterSeconds` of

@@ -174,7 +174,7 @@ extension CommandSpecTable {
     }
 
     /// `_arguments`' words for `command`: the global options, its options, its arguments.
-    private func zshArguments(_ command: CommandSpec<Command>) -> String {
+    private func zshArguments(_ command: CommandSpec) -> String {
         (["$global"] + command.options.map(zshOptionSpec) + command.arguments.enumerated().map { position, argument in
             shellQuoted("\(position + 1):\(argument.optional ? ":" : "")\(argument.name):\(zshAction(argument.values))")
         }).joined(separator: " ")

@@ -1,3 +1,5 @@
+import TouchGateCore
+
 /// Every command and option of one program, described once: what the parser
 /// (``CommandLineParser``), the help, the usage line of a usage error, the man page's generated
 /// sections and the shell completions are derived from, so they cannot drift apart.
@@ -10,7 +12,7 @@ package struct CommandSpecTable<Command: Sendable>: Sendable {
     /// What the program is, in a few words: the help's first line and the man page's NAME.
     package let abstract: String
     /// Every command, in the order help and the man page list them.
-    package let commands: [CommandSpec<Command>]
+    package let commands: [CommandSpec]
     /// The options every command accepts, before or after the command.
     package let globalOptions: [OptionSpec]
     /// Every option of the table, global ones first, once each: a literal list, so parsing does
@@ -29,7 +31,7 @@ package struct CommandSpecTable<Command: Sendable>: Sendable {
     package let commandWords: [String]
 
     package init(
-        program: String, abstract: String, commands: [CommandSpec<Command>], globalOptions: [OptionSpec],
+        program: String, abstract: String, commands: [CommandSpec], globalOptions: [OptionSpec],
         allOptions: [OptionSpec], exitStatuses: [ExitStatusSpec], everyCommandExits: [ExitStatusSpec.Kind],
         help: (option: OptionSpec, command: @Sendable (String?) -> Command), version: (option: OptionSpec, command: Command)?
     ) {
@@ -50,18 +52,30 @@ package struct CommandSpecTable<Command: Sendable>: Sendable {
     // MARK: - Lookups
 
     /// The command named `name` (one word, or two for a subcommand: `config get`).
-    package func command(named name: String) -> CommandSpec<Command>? {
+    package func command(named name: String) -> CommandSpec? {
         commands.first { $0.name == name }
     }
 
+    /// The command `spec` builds from `line`, as this table's `Command`.
+    ///
+    /// A spec of this table that builds anything else is a mistake in the program's declaration,
+    /// not in its input: it stops the program.
+    package func command(builtBy spec: CommandSpec, from line: CommandLineParser.Line) throws(UsageError) -> Command {
+        let built = try spec.build(line)
+        guard let command = built as? Command else {
+            preconditionFailure("'\(spec.name)' built a \(type(of: built)), not a \(Command.self)")
+        }
+        return command
+    }
+
     /// The commands whose first word is `word`.
-    package func commands(withWord word: String) -> [CommandSpec<Command>] {
+    package func commands(withWord word: String) -> [CommandSpec] {
         commands.filter { $0.word == word }
     }
 
     /// What `help TOPIC` and a usage line name: the command named `topic` (`config get`), else
     /// every command whose first word it is (`config`); empty for no command.
-    package func commands(matching topic: String) -> [CommandSpec<Command>] {
+    package func commands(matching topic: String) -> [CommandSpec] {
         command(named: topic).map { [$0] } ?? commands(withWord: topic)
     }
 
@@ -74,12 +88,12 @@ package struct CommandSpecTable<Command: Sendable>: Sendable {
     }
 
     /// Whether `option` may be given with `command`: a global option, or one of its own.
-    package func accepts(_ option: OptionSpec, for command: CommandSpec<Command>) -> Bool {
+    package func accepts(_ option: OptionSpec, for command: CommandSpec) -> Bool {
         globalOptions.contains(option) || command.options.contains(option)
     }
 
     /// Every exit status `command` can end with, in the table's order.
-    package func exitStatuses(of command: CommandSpec<Command>) -> [ExitStatusSpec] {
+    package func exitStatuses(of command: CommandSpec) -> [ExitStatusSpec] {
         exitStatuses.filter { everyCommandExits.contains($0.kind) || command.exits.contains($0.kind) }
     }
 

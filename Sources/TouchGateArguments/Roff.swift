@@ -17,7 +17,7 @@ package enum Roff {
     }
 
     /// `\fBenroll\fR [\fB\-\-reason\fR \fITEXT\fR] …`.
-    package static func synopsis<Command>(_ command: CommandSpec<Command>) -> String {
+    package static func synopsis(_ command: CommandSpec) -> String {
         var words = ["\\fB" + text(command.name) + "\\fR"]
         for argument in command.arguments {
             let name = "\\fI" + text(argument.name) + "\\fR"

@@ -16,7 +16,7 @@ package enum CommandTable {
     package static let shells = ["bash", "zsh"]
 
     /// Every command, in the order help and the man page list them.
-    package static let commands: [CommandSpec<Command>] = [
+    package static let commands: [CommandSpec] = [
         CommandSpec(
             "status", summary: "lock state, counters and sessions",
             details: "Shows the user, the store and its id, whether the lock is on and a biometric factor enrolled, the "
@@ -338,7 +338,7 @@ package enum CommandTable {
     ]
 
     /// The table the engine parses against and renders help, the man page and the completions from.
-    package static let table = CommandSpecTable(
+    package static let table = CommandSpecTable<Command>(
         program: "touchgate", abstract: "the iOS \"Touch ID app lock\" for terminal sessions, through PAM",
         commands: commands, globalOptions: globalOptions, allOptions: allOptions, exitStatuses: exitStatuses,
         everyCommandExits: [.success, .usage, .internalError],

@@ -23,7 +23,7 @@ enum SampleTable {
     static let failed = ExitStatusSpec.Kind("failed")
     static let every = [ExitStatusSpec.Kind("success"), ExitStatusSpec.Kind("usage")]
 
-    static let commands: [CommandSpec<Command>] = [
+    static let commands: [CommandSpec] = [
         CommandSpec("greet", summary: "greet someone", details: "Greets NAME, louder with --loud.",
                     arguments: [ArgumentSpec("NAME", values: colors)], options: [loud], jsonKeys: ["greeting"],
                     exits: [failed]) { line throws(UsageError) in
@@ -44,7 +44,7 @@ enum SampleTable {
         },
     ]
 
-    static let table = CommandSpecTable(
+    static let table = CommandSpecTable<Command>(
         program: "sample", abstract: "a program to test the engine with", commands: commands,
         globalOptions: [verbose, help, version], allOptions: [verbose, help, version, loud, file],
         exitStatuses: [
@@ -54,4 +54,17 @@ enum SampleTable {
         ],
         everyCommandExits: every,
         help: (help, { topic in .help(topic: topic) }), version: (version, .version))
+}
+
+extension CommandSpec {
+    /// A spec of the sample table, whose builder returns the sample's command (as a program
+    /// declares its own, e.g. touchgate's `CommandSpec+TouchGate.swift`).
+    init(
+        _ name: String, summary: String, details: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
+        jsonKeys: [String] = [], exits: [ExitStatusSpec.Kind] = [],
+        build: @escaping @Sendable (CommandLineParser.Line) throws(UsageError) -> SampleTable.Command
+    ) {
+        self.init(name, summary: summary, details: details, arguments: arguments, options: options, jsonKeys: jsonKeys,
+                  exits: exits, erasedBuild: build)
+    }
 }

@@ -15,7 +15,7 @@ import TouchGateCLI
     ]
 
     /// The words of a command line that runs `command` with valid arguments.
-    static func commandLine(_ command: CommandSpec<Command>) -> [String] {
+    static func commandLine(_ command: CommandSpec) -> [String] {
         command.name.split(separator: " ").map(String.init)
             + command.arguments.filter { !$0.optional }.map { $0.values.words?.first ?? "x" }
     }
