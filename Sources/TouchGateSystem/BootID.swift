@@ -1,4 +1,3 @@
-import TouchGateSystem
 
 /// The current boot's id, `/proc/sys/kernel/random/boot_id`: a new random value at every boot.
 ///

@@ -1,5 +1,4 @@
 import Glibc
-import TouchGateSystem
 
 /// The arguments, without the program name.
 ///

@@ -1,5 +1,4 @@
 import Glibc
-import TouchGateSystem
 
 /// Whether logind reports the lid closed (`LidClosed` on `org.freedesktop.login1.Manager`, read
 /// from the system bus), so the reader, which sits under the lid, is not waited for.

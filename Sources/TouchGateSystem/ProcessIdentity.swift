@@ -1,5 +1,4 @@
 import Glibc
-import TouchGateSystem
 
 /// A process named by its pid and its start time, so that a pid the kernel has since given to
 /// another process is never taken for the one that was recorded.

@@ -1,5 +1,4 @@
 import Glibc
-import TouchGateSystem
 
 /// A program started on a pseudo-terminal of its own: the master end (non-blocking,
 /// close-on-exec) and the program, the leader of a new session whose controlling terminal is

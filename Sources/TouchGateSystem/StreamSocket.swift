@@ -1,5 +1,4 @@
 import Glibc
-import TouchGateSystem
 
 /// Whole-buffer reads and writes on a stream socket, for the framed channels (``WorkerChannel``
 /// to the biometric worker, ``ModuleChannel`` to `pam_touchgate.so`).
@@ -8,6 +7,18 @@ import TouchGateSystem
 /// secret is read into (locked in memory, wiped when the stream ends before it is whole), so the
 /// two protocols differ only in their frames.
 package enum StreamSocket {
+    /// Accepts one waiting connection as a close-on-exec descriptor; `nil` when none is waiting
+    /// (on a non-blocking listener) or on an error.
+    ///
+    /// `accept` then `fcntl(FD_CLOEXEC)` leaves a window in which a child that another thread
+    /// spawns inherits the connection; `accept4(SOCK_CLOEXEC)` has none.
+    ///
+    /// The corresponding C function is `accept4`.
+    package static func acceptConnection(_ listening: Int32) -> Int32? {
+        let descriptor = retryingInterrupts { accept4(listening, nil, nil, Int32(SOCK_CLOEXEC.rawValue)) }
+        return descriptor >= 0 ? descriptor : nil
+    }
+
     /// Sends every byte of `bytes`; false when the peer is gone.
     ///
     /// The corresponding C function is `send` (with `MSG_NOSIGNAL`: a gone peer is no SIGPIPE).
@@ -43,4 +54,11 @@ package enum StreamSocket {
         guard receiveAll(descriptor, &payload) else { return nil }
         return SecureBytes(copying: payload.withUnsafeBytes { $0 })
     }
+
+    /// `accept4`, which the Glibc module does not export to Swift: looked up once in libc.
+    private static let accept4: @convention(c) (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32) -> Int32 = {
+        typealias Accept4 = @convention(c) (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32) -> Int32
+        guard let symbol = dlsym(nil, "accept4") else { fatalError("libc has no accept4") }
+        return unsafeBitCast(symbol, to: Accept4.self)
+    }()
 }

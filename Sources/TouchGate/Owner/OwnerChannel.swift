@@ -77,15 +77,13 @@ package enum OwnerChannel {
 
     /// Accepts one waiting client of the same user (or root); -1 when none is waiting.
     package static func accept(_ listening: Int32) -> Int32 {
-        while true {
-            let client = Glibc.accept(listening, nil, nil)
-            guard client >= 0 else { return -1 }
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+        while let client = StreamSocket.acceptConnection(listening) {
             if let credentials = peerCredentials(client), credentials.uid == geteuid() || credentials.uid == 0 {
                 return client
             }
             close(client)
         }
+        return -1
     }
 
     /// The pid and uid of the process at the other end of `descriptor` (for a client, the one that

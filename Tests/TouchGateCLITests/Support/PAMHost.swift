@@ -163,7 +163,8 @@ final class PAMHost: @unchecked Sendable {
         return text.split(separator: "\n").map(String.init)
     }
 
-    /// Runs `sql` on the ledger with the sqlite3 shell.
+    /// Runs `sql` on the ledger with the sqlite3 shell; what it printed.
+    @discardableResult
     func ledger(_ sql: String) throws -> String {
         try sh("sqlite3 '\(ledgerPath)' \"\(sql)\"").trimmingCharacters(in: .whitespacesAndNewlines)
     }
