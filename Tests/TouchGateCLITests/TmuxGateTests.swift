@@ -86,11 +86,11 @@ import Testing
         for hook in ["session-created", "client-session-changed", "client-detached", "client-focus-in", "client-focus-out"] {
             #expect(hooks.contains("\(hook)[0] "), "\(hook) missing in:\n\(hooks)")
         }
-        // The lock is taken inside tmux before anything else: no process start stands in its way.
-        #expect(hooks.contains("client-session-changed[0] set-option -F lock-command "), "\(hooks)")
-        #expect(hooks.contains("client-session-changed[1] lock-client"), "\(hooks)")
-        #expect(hooks.contains("client-session-changed[2] run-shell "), "\(hooks)")
-        #expect(hooks.contains("client-session-changed[3] if-shell -F "), "\(hooks)")
+        // The client is replaced inside tmux before anything else: no process start stands in its
+        // way, and nothing is recorded before it.
+        #expect(hooks.contains("client-session-changed[0] set-option -Fg @touchgate-way "), "\(hooks)")
+        #expect(hooks.contains("client-session-changed[6] if-shell -F \"#{==:#{@touchgate-way},replace}\" \"set-hook -R @touchgate-replace\""), "\(hooks)")
+        #expect(hooks.contains("client-session-changed[10] if-shell -F \"#{!=:#{@touchgate-way},replace}\" \"run-shell "), "\(hooks)")
         #expect(try tmux.inner("show-options", "-g", "focus-events").stdout.contains("on"))
         #expect(try tmux.inner("show-options", "-g", "lock-after-time").stdout.contains("900"))
     }
@@ -232,6 +232,9 @@ import Testing
         try Self.expectLocked(world, id, false)
     }
 
+    /// Keys and Ctrl-C typed while the client attaches: a Ctrl-C may end the client before the
+    /// gate that replaces it ignores SIGINT (then nothing shows and the next attach asks), but no
+    /// key reaches the session and nothing of it shows.
     @Test func keysTypedWhileTheLockStartsNeverReachTheSession() throws {
         let (world, tmux, id) = try Self.lockedSession(relaxed: true)
         defer { tmux.shutdown() }
@@ -240,6 +243,13 @@ import Testing
             try tmux.typeLine("echo REACHED-THE-SESSION")
             try tmux.type("C-c")
         }
+        var screen = ""
+        try gateEventually("the gate, or the client gone") {
+            screen = try tmux.screen()
+            return screen.contains("Password:") || screen.contains("CLIENT-EXITED") || screen.contains(Self.marker)
+        }
+        #expect(!screen.contains(Self.marker), "\(screen)")
+        if screen.contains("CLIENT-EXITED") { try tmux.attach("s") }
         try Self.waitForGate(tmux)
         try Self.expectGateHolds(tmux, for: 1)
         #expect(!(try tmux.innerPane("s")).contains("REACHED-THE-SESSION"))
@@ -394,8 +404,7 @@ import Testing
         let second = try tmux.sessionID("t")
         try tmux.attach("s")
         try Self.unlockWithFinger(tmux)
-        let client = try tmux.inner("list-clients", "-F", "#{client_name}").stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let client = try tmux.attachedClient()
 
         // t was locked at its launch: switching to it asks first.
         try tmux.inner("switch-client", "-c", client, "-t", "t")
@@ -410,6 +419,65 @@ import Testing
         try tmux.inner("switch-client", "-c", client, "-t", "s")
         #expect(try Self.waitForGate(tmux).contains("session: tmux session \"s\""))
         try Self.unlockWithFinger(tmux)
+    }
+
+    /// The gate replaces a client while it asks; after the unlock the client comes back as it
+    /// was attached: read-only stays read-only.
+    @Test func aReadOnlyClientComesBackReadOnly() throws {
+        let (_, tmux, _) = try Self.lockedSession()
+        defer { tmux.shutdown() }
+        try tmux.attach("s", readOnly: true)
+        try Self.unlockWithFinger(tmux)
+        _ = try tmux.attachedClient()
+        #expect(try tmux.inner("list-clients", "-F", "#{client_readonly}").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        // A read-only client's keys do not reach the session.
+        try tmux.typeLine("echo TYPED-READ-ONLY")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(!Self.hasLine(try tmux.innerPane("s"), "TYPED-READ-ONLY"))
+    }
+
+    /// A session that ends with its last client (`destroy-unattached`) is not ended by the gate
+    /// that replaced its only client (the client that made it, here), and ends with its last
+    /// client again once let in.
+    @Test func aSessionThatEndsWithItsLastClientOutlivesItsGate() throws {
+        let (_, tmux, _) = try Self.lockedSession()
+        defer { tmux.shutdown() }
+        // Unattached sessions end at once (s too): the server must outlive them.
+        try tmux.inner("set-option", "-s", "exit-empty", "off")
+        try tmux.inner("set-option", "-g", "destroy-unattached", "on")
+        try tmux.attach(newSession: "n", command: "printf 'NEW-SESSION\\n'; exec /bin/sh")
+        try Self.waitForGate(tmux)
+        try Self.expectGateHolds(tmux)
+        try tmux.inner("has-session", "-t", "n")
+        try tmux.typeLine(Self.finger)
+        try tmux.waitForScreen(containing: "NEW-SESSION")
+        _ = try tmux.attachedClient()
+        #expect(try tmux.inner("show-options", "-v", "-t", "n", "destroy-unattached").stdout.contains("on"))
+        try tmux.type("C-b", "d")
+        try tmux.waitForScreen(containing: "CLIENT-EXITED")
+        try gateEventually("n to end with its last client") {
+            (try? tmux.inner("has-session", "-t", "n")) == nil
+        }
+    }
+
+    /// A server that ends with its last client (`exit-unattached`) would end while the gate
+    /// replaced that client: its clients are locked in place (the client stays the same process).
+    @Test func aServerThatEndsWithItsLastClientLocksItInPlace() throws {
+        let (_, tmux, _) = try Self.lockedSession()
+        defer { tmux.shutdown() }
+        try tmux.startInnerSession("t", command: "printf 'OTHER-SESSION\\n'; exec /bin/sh")
+        try tmux.attach("s")
+        try Self.unlockWithFinger(tmux)
+        let client = try tmux.attachedClient()
+        let pid = try tmux.inner("list-clients", "-F", "#{client_pid}").stdout
+        try tmux.inner("set-option", "-s", "exit-unattached", "on")
+        try tmux.inner("switch-client", "-c", client, "-t", "t")
+        let screen = try Self.waitForGate(tmux)
+        #expect(!screen.contains("OTHER-SESSION"), "\(screen)")
+        #expect(try tmux.inner("list-clients", "-F", "#{client_pid}").stdout == pid)
+        try tmux.typeLine(Self.finger)
+        try tmux.waitForScreen(containing: "OTHER-SESSION")
+        #expect(try tmux.inner("list-clients", "-F", "#{client_pid}").stdout == pid)
     }
 
     // MARK: - The shell integration

@@ -44,6 +44,40 @@ import Testing
         try gateEventually("the marker in the log") { Self.logged(world).contains(T.marker) }
     }
 
+    /// Ctrl-C held down while a client attaches (as fast as a flood of 1 kHz): it may end the
+    /// client (the gate that replaces it has not ignored SIGINT yet), but nothing of the session
+    /// reaches the terminal, attach after attach. tmux's own client lock unlocked at such a Ctrl-C.
+    @Test func ctrlCHeldDownWhileAClientAttachesNeverShowsTheSession() throws {
+        let (world, tmux, _) = try T.lockedSession(relaxed: true)
+        defer { tmux.shutdown() }
+        let flood = try CtrlCFlood(tmux, pane: "o")
+        defer { flood.stop() }
+        var gates = 0
+        for attempt in 1...10 {
+            try? FileManager.default.removeItem(atPath: Self.log(world))
+            // The client starts half a second after its pane, which ignores Ctrl-C by then; the
+            // flood covers the client's start and its first 300 ms.
+            try tmux.runLoggedClient("attach-session -t s", log: Self.log(world), delay: 0.5)
+            Thread.sleep(forTimeInterval: 0.2)
+            flood.start()
+            Thread.sleep(forTimeInterval: 0.6)
+            flood.pause()
+            var screen = ""
+            try gateEventually("attach \(attempt): the gate, the client gone, or the session") {
+                screen = try tmux.screen()
+                return screen.contains("Password:") || screen.contains("CLIENT-EXITED") || screen.contains(T.marker)
+            }
+            if screen.contains("Password:") { gates += 1 }
+            Thread.sleep(forTimeInterval: 0.2)
+            #expect(!Self.logged(world).contains(T.marker), "attach \(attempt): the session reached the client's terminal")
+            #expect(!(try tmux.screen()).contains(T.marker), "attach \(attempt): the session shows")
+        }
+        // The keys did reach the terminal (a flood that never came would prove nothing), and the
+        // gate did come whenever the client outlived the flood.
+        #expect(flood.sent > 1000, "\(flood.sent) keys sent")
+        #expect(gates > 0, "no attach of 10 reached the gate")
+    }
+
     @Test func switchingToALockedSessionDrawsNothingOfIt() throws {
         let (world, tmux, _) = try T.lockedSession()
         defer { tmux.shutdown() }
@@ -51,12 +85,58 @@ import Testing
         try T.waitForGate(tmux)
         try tmux.typeLine(T.finger)
         try gateEventually("the gate gone") { try !tmux.screen().contains(T.gateTitle) }
-        let client = try tmux.inner("list-clients", "-F", "#{client_name}").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let client = try tmux.attachedClient()
         try tmux.inner("switch-client", "-c", client, "-t", "s")
         try T.waitForGate(tmux)
         Thread.sleep(forTimeInterval: 0.3)
         #expect(!Self.logged(world).contains(T.marker), "switch-client: the session's content reached the client's terminal")
         try tmux.typeLine(T.finger)
         try tmux.waitForScreen(containing: T.marker)
+    }
+}
+
+/// Ctrl-C typed into an outer pane about once a millisecond while it runs, through a control-mode
+/// client of the outer server (one process, its commands on standard input), on a thread of its own.
+final class CtrlCFlood: @unchecked Sendable {
+    private let control: RunningProcess
+    private let pane: String
+    private let lock = NSLock()
+    private var running = false
+    private var stopped = false
+    private var count = 0
+    private var thread: Thread?
+
+    init(_ tmux: TmuxHarness, pane: String) throws {
+        self.pane = pane
+        try tmux.outer("new-session", "-d", "-s", "flood", "-x", "20", "-y", "5", "sleep 600")
+        control = try RunningProcess(["/usr/bin/tmux", "-S", tmux.outerSocket, "-C", "attach-session", "-t", "flood"],
+                                     environment: tmux.environment)
+        let thread = Thread { [self] in loop() }
+        self.thread = thread
+        thread.start()
+    }
+
+    /// How many Ctrl-C were written.
+    var sent: Int { lock.withLock { count } }
+
+    func start() { lock.withLock { running = true } }
+    func pause() { lock.withLock { running = false } }
+
+    func stop() {
+        lock.withLock { stopped = true }
+        control.closeInput()
+        _ = try? control.wait(timeout: 10)
+    }
+
+    private func loop() {
+        while true {
+            let (go, end) = lock.withLock { (running, stopped) }
+            if end { return }
+            if go {
+                control.write("send-keys -t \(pane) C-c\n")
+                lock.withLock { count += 1 }
+            }
+            usleep(1_000)
+        }
     }
 }

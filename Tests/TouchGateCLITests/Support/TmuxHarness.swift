@@ -80,6 +80,9 @@ final class TmuxHarness {
 
     /// Kills both servers (and with them every client, gate and shell they run).
     func shutdown() {
+        if started.contains(outerSocket), let panes = try? outer("list-panes", "-a", "-F", "#{pane_pid}") {
+            for pane in panes.stdout.split(separator: "\n").compactMap({ pid_t($0) }) { killProcessGroup(pane) }
+        }
         for socket in started {
             _ = try? Self.spawn("/usr/bin/tmux", ["-S", socket, "kill-server"], environment: environment, timeout: 5)
         }
@@ -182,22 +185,27 @@ final class TmuxHarness {
     /// What a client of the inner server runs in the outer pane: Ctrl-C reaching the pane before
     /// the client takes the terminal must not end the pane itself (it would end the test's terminal,
     /// not touch the gate); the client gets its own dispositions when it starts.
-    private func clientCommand(_ tmuxCommand: String, log: String? = nil) -> String {
+    /// A pane's shell can still be ended by a Ctrl-C before its `trap`: the outer server keeps
+    /// such a pane (`remain-on-exit`) so the next client respawns it. `delay` seconds pass
+    /// between the `trap` and the client.
+    private func clientCommand(_ tmuxCommand: String, log: String? = nil, delay: Double = 0) -> String {
         let client = "env -u TMUX tmux -S '\(innerSocket)' \(tmuxCommand)"
         // script(1) copies every byte the client writes to its terminal into the log, unfiltered.
         let run = log.map { "script -q -f -e -c \"\(client)\" '\($0)'" } ?? client
-        return "trap '' INT QUIT TSTP; \(run); echo CLIENT-EXITED; sleep 600"
+        return "trap '' INT QUIT TSTP; \(delay > 0 ? "sleep \(delay); " : "")\(run); echo CLIENT-EXITED; sleep 600"
     }
 
     /// Runs `tmux -S INNER tmuxCommand` as a client in outer pane `pane`, every byte it writes to
-    /// its terminal logged to `log` (the raw output, escape sequences and all).
-    func runLoggedClient(_ tmuxCommand: String, log: String, pane: String = "o") throws {
-        try runClient(tmuxCommand, pane: pane, log: log)
+    /// its terminal logged to `log` (the raw output, escape sequences and all), `delay` seconds
+    /// after the pane starts.
+    func runLoggedClient(_ tmuxCommand: String, log: String, pane: String = "o", delay: Double = 0) throws {
+        try runClient(tmuxCommand, pane: pane, log: log, delay: delay)
     }
 
-    /// Attaches a client to inner session `session` in outer pane `pane` (a new outer session).
-    func attach(_ session: String = "s", pane: String = "o") throws {
-        try runClient("attach-session -t '\(session)'", pane: pane)
+    /// Attaches a client to inner session `session` in outer pane `pane` (a new outer session),
+    /// read-only (`-r`) with `readOnly`.
+    func attach(_ session: String = "s", pane: String = "o", readOnly: Bool = false) throws {
+        try runClient("attach-session \(readOnly ? "-r " : "")-t '\(session)'", pane: pane)
     }
 
     /// Creates inner session `name` running `command` from a client in outer pane `pane`, as
@@ -207,16 +215,27 @@ final class TmuxHarness {
         try runClient("new-session -s '\(name)' -x 100 -y 30 \(quoted)", pane: pane)
     }
 
-    private func runClient(_ tmuxCommand: String, pane: String, log: String? = nil) throws {
+    /// Ends what runs in an outer pane, script(1) included: it outlives a hang-up of its
+    /// terminal, and so would the client or gate on its own terminal (a gate from an earlier
+    /// client of the same test would then hold the session's prompt).
+    private func killProcessGroup(_ pane: pid_t) {
+        kill(-pane, SIGKILL)
+    }
+
+    private func runClient(_ tmuxCommand: String, pane: String, log: String? = nil, delay: Double = 0) throws {
         if started.contains(outerSocket) {
             if (try? outer("has-session", "-t", pane)) != nil {
-                try outer("respawn-pane", "-k", "-t", pane, clientCommand(tmuxCommand, log: log))
+                if let pid = pid_t(try outer("display-message", "-p", "-t", pane, "#{pane_pid}").stdout
+                    .trimmingCharacters(in: .whitespacesAndNewlines)) { killProcessGroup(pid) }
+                try outer("respawn-pane", "-k", "-t", pane, clientCommand(tmuxCommand, log: log, delay: delay))
             } else {
-                try outer("new-session", "-d", "-s", pane, "-x", "100", "-y", "30", clientCommand(tmuxCommand, log: log))
+                try outer("new-session", "-d", "-s", pane, "-x", "100", "-y", "30",
+                          clientCommand(tmuxCommand, log: log, delay: delay))
             }
         } else {
             try tmux(outerSocket, ["-f", "/dev/null", "new-session", "-d", "-s", pane, "-x", "100", "-y", "30",
-                                   clientCommand(tmuxCommand, log: log)])
+                                   clientCommand(tmuxCommand, log: log, delay: delay), ";",
+                                   "set-option", "-g", "remain-on-exit", "on"])
             try recordServer(outerSocket)
         }
     }
@@ -250,6 +269,17 @@ final class TmuxHarness {
     func typeLine(_ text: String, pane: String = "o") throws {
         if !text.isEmpty { try type(text, pane: pane, literal: true) }
         try type("Enter", pane: pane)
+    }
+
+    /// The name of the inner server's one client, once it is attached: after an unlock the gate
+    /// attaches the client again, so for a moment there is none.
+    func attachedClient() throws -> String {
+        var name = ""
+        try gateEventually("a client attached to the inner server") {
+            name = try inner("list-clients", "-F", "#{client_name}").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            return !name.isEmpty
+        }
+        return name
     }
 
     /// The text of inner session `session`'s pane, as tmux holds it (whatever any client shows).
