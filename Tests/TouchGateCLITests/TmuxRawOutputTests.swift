@@ -63,11 +63,15 @@ import Testing
             Thread.sleep(forTimeInterval: 0.6)
             flood.pause()
             var screen = ""
-            try gateEventually("attach \(attempt): the gate, the client gone, or the session") {
-                screen = try tmux.screen()
-                return screen.contains("Password:") || screen.contains("CLIENT-EXITED") || screen.contains(T.marker)
+            do {
+                try gateEventually("attach \(attempt): the gate's cover, the client gone, or the session") {
+                    screen = try tmux.screen()
+                    return screen.contains(T.gateTitle) || screen.contains("CLIENT-EXITED") || screen.contains(T.marker)
+                }
+            } catch {
+                throw TestFailure("\(error); the screen:\n\(screen)")
             }
-            if screen.contains("Password:") { gates += 1 }
+            if screen.contains(T.gateTitle) { gates += 1 }
             Thread.sleep(forTimeInterval: 0.2)
             #expect(!Self.logged(world).contains(T.marker), "attach \(attempt): the session reached the client's terminal")
             #expect(!(try tmux.screen()).contains(T.marker), "attach \(attempt): the session shows")
@@ -76,6 +80,27 @@ import Testing
         // gate did come whenever the client outlived the flood.
         #expect(flood.sent > 1000, "\(flood.sent) keys sent")
         #expect(gates > 0, "no attach of 10 reached the gate")
+    }
+
+    /// Clients that attach at the same moment: each one's hook comes after the others' (tmux runs
+    /// hooks one after another), and none may be drawn while it waits, whatever the hooks before
+    /// it run (a replaced client's detach is recorded by a process).
+    @Test func clientsAttachingAtOnceDrawNothingOfTheSession() throws {
+        let (world, tmux, _) = try T.lockedSession()
+        defer { tmux.shutdown() }
+        for round in 1...3 {
+            let panes = (1...5).map { "r\(round)c\($0)" }
+            let logs = panes.map { world.directory.appendingPathComponent("\($0).log").path }
+            try tmux.runLoggedClientsAtOnce("attach-session -t s", panes: panes, logs: logs, delay: 0.3)
+            for pane in panes { try tmux.waitForScreen(containing: T.gateTitle, pane: pane) }
+            Thread.sleep(forTimeInterval: 0.3)
+            for (pane, log) in zip(panes, logs) {
+                let logged = (try? String(contentsOfFile: log, encoding: .isoLatin1)) ?? ""
+                #expect(!logged.contains(T.marker), "round \(round), \(pane): the session's content reached the client's terminal")
+                #expect(!(try tmux.screen(pane)).contains(T.marker), "round \(round), \(pane): the session shows")
+            }
+            for pane in panes { try tmux.killOuterPane(pane) }
+        }
     }
 
     @Test func switchingToALockedSessionDrawsNothingOfIt() throws {

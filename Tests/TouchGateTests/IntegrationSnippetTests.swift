@@ -25,6 +25,8 @@ import Testing
         let suspend = text.firstRange(of: "set-hook -g client-session-changed[7] \"if-shell -F '#{==:#{@touchgate-way},replace}' \\\"set-option lock-command : ; set-hook -R @touchgate-lock\\\"\"")
         let record = text.firstRange(of: "set-hook -g client-session-changed[10] \"if-shell -F '#{!=:#{@touchgate-way},replace}' \\\"run-shell")
         #expect(replace != nil && suspend != nil && record != nil)
+        // Every process a hook starts runs in the background: tmux waits for none.
+        #expect(text.components(separatedBy: "run-shell ").count == text.components(separatedBy: "run-shell -b ").count)
         #expect(replace!.lowerBound < suspend!.lowerBound && suspend!.lowerBound < record!.lowerBound)
         // The replacement names the hook's client and the session, each in single quotes, and its
         // script's own '#' doubled for set-option -F.

@@ -69,8 +69,12 @@ package enum IntegrationSnippet {
     package static func tmuxConf(_ bake: SnippetBake, hookStorePath: String?) -> String {
         // run-shell and set-option -F expand formats: a '#' of our own must be doubled.
         let command = bake.command.replacingEvery("#", with: "##")
-        func runShell(_ name: String, _ arguments: String, background: Bool = false) -> String {
-            "run-shell " + (background ? "-b " : "") + tmuxQuoted("\(command) tmux-hook \(name) \(arguments)")
+        // Every process a hook starts runs in the background (-b): tmux runs the hooks of all
+        // clients one after another, and a run-shell it waited for would hold back the next
+        // client's hook while tmux draws that client. Records may then land out of order; none
+        // of them unlocks anything (TmuxHookEvents).
+        func runShell(_ name: String, _ arguments: String) -> String {
+            "run-shell -b " + tmuxQuoted("\(command) tmux-hook \(name) \(arguments)")
         }
         // One array entry per command: a command that fails skips the rest of its own list only,
         // so nothing can stand between a client and its lock.
@@ -100,7 +104,7 @@ package enum IntegrationSnippet {
         // tmux never runs lock-command for a control-mode client (`tmux -C`): it has no terminal
         // of its own to run it in. Such a client stays attached only while the lock is known to
         // be off; any other answer (on, or the store unreadable) detaches it.
-        let controlCheck = when("control", "run-shell " + tmuxQuoted(
+        let controlCheck = when("control", "run-shell -b " + tmuxQuoted(
             "\(command) --json status 2>/dev/null | grep -q '\"enabled\":false' || tmux detach-client -t '#{hook_client}'"))
         let text = """
             # touchgate: lock tmux sessions when you come back to them.
@@ -115,9 +119,9 @@ package enum IntegrationSnippet {
             set -g lock-after-time 900
             # The fallback lock-command; a session gets its own, naming it, whenever a client gets it.
             set -g lock-command \(tmuxQuoted(lockCommand(bake.command, session: nil)))
-            # In the background: a blocking run-shell here would hold back client-session-changed's lock
-            # while tmux draws the new session's client (a grouped session, new -t, shows shared windows).
-            \(hook("session-created", [runShell("session-created", "'#{client_name}' '#{session_id}'", background: true)]))
+            # Every record runs in the background: a process tmux waited for would hold back the next client's hook
+            # while tmux draws that client (another attach, a grouped session's: new -t shows shared windows).
+            \(hook("session-created", [runShell("session-created", "'#{client_name}' '#{session_id}'")]))
             # Attach, new-session and switch-client: before the client shows anything, it is replaced by the gate,
             # which attaches it again after an unlock (let in once). It is suspended until it is gone.
             # A server that ends with its last client locks it in place instead; a session that ends with its last
@@ -145,7 +149,7 @@ package enum IntegrationSnippet {
             \(hook("client-focus-out", [runShell("client-focus-out", "'#{client_name}' '#{session_id}'")]))
             # Now, as this is sourced (a running server too): its sessions and its socket, wherever it is, recorded
             # for touchgate watch.
-            \(runShell("sourced", "'' '#{S:#{session_id} }'", background: true))
+            \(runShell("sourced", "'' '#{S:#{session_id} }'"))
             """
         return text
     }

@@ -202,6 +202,20 @@ final class TmuxHarness {
         try runClient(tmuxCommand, pane: pane, log: log, delay: delay)
     }
 
+    /// Runs `tmux -S INNER tmuxCommand` as a client in each of `panes` (new outer sessions), each
+    /// logged to its own file in `logs`: all the panes start from one outer command, so the
+    /// clients start together, `delay` seconds later.
+    func runLoggedClientsAtOnce(_ tmuxCommand: String, panes: [String], logs: [String], delay: Double) throws {
+        var arguments: [String] = []
+        for (pane, log) in zip(panes, logs) {
+            arguments += (arguments.isEmpty ? [] : [";"])
+                + ["new-session", "-d", "-s", pane, "-x", "100", "-y", "30", clientCommand(tmuxCommand, log: log, delay: delay)]
+        }
+        let first = !started.contains(outerSocket)
+        try tmux(outerSocket, (first ? ["-f", "/dev/null"] : []) + arguments + [";", "set-option", "-g", "remain-on-exit", "on"])
+        if first { try recordServer(outerSocket) }
+    }
+
     /// Attaches a client to inner session `session` in outer pane `pane` (a new outer session),
     /// read-only (`-r`) with `readOnly`.
     func attach(_ session: String = "s", pane: String = "o", readOnly: Bool = false) throws {
@@ -220,6 +234,13 @@ final class TmuxHarness {
     /// client of the same test would then hold the session's prompt).
     private func killProcessGroup(_ pane: pid_t) {
         kill(-pane, SIGKILL)
+    }
+
+    /// Ends outer pane `pane` and all that runs in it (its client, the gate that replaced it).
+    func killOuterPane(_ pane: String) throws {
+        if let pid = pid_t(try outer("display-message", "-p", "-t", pane, "#{pane_pid}").stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)) { killProcessGroup(pid) }
+        try outer("kill-session", "-t", pane)
     }
 
     private func runClient(_ tmuxCommand: String, pane: String, log: String? = nil, delay: Double = 0) throws {
