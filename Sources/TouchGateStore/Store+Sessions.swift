@@ -151,6 +151,11 @@ extension Store {
         }
     }
 
+    /// The session tmux client `client` shows as the store knows it, if known.
+    public func tmuxClientSession(_ client: String) throws(StoreError) -> String? {
+        try perform { try database.scalar("SELECT session FROM tmux_clients WHERE client = ?", .text(client))?.string }
+    }
+
     /// Forgets tmux client `client` and returns the session it showed, if known.
     public func detachClient(_ client: String) throws(StoreError) -> String? {
         try perform {

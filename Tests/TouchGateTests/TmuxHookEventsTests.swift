@@ -26,6 +26,43 @@ import Testing
         #expect(try hooks.events.store.detachClient("/dev/pts/3") == "tmux-42-$1")
     }
 
+    /// The records run in the background and can come late: each looks at what the server says now.
+    static func hooks(present: TmuxClients) throws -> TmuxHookEvents {
+        let store = try Store(path: FilePath(temporaryStorePath()), clock: TestClock())
+        return TmuxHookEvents(events: LifecycleEvents(store: store, user: "alice"), server: "42",
+                              socket: "/tmp/tmux-1/default", present: { present })
+    }
+
+    @Test func aDetachThatComesAfterTheClientCameBackLeavesItsAttachAlone() throws {
+        // c1 was replaced by the gate and let in again under the same name; its attach was
+        // recorded before the replaced client's detach.
+        let back = try Self.hooks(present: TmuxClients(sessions: ["c1": "$1"]))
+        try back.handle(.sessionCreated, client: "c1", session: "$1")
+        try back.handle(.clientDetached, client: "c1", session: nil)
+        #expect(try Self.row(back, "$1")! == (.active, false))
+        #expect(try back.events.store.tmuxClientSession("c1") == "tmux-42-$1")
+        // Gone for good: the detach applies.
+        let gone = try Self.hooks(present: TmuxClients(sessions: [:]))
+        try gone.handle(.sessionCreated, client: "", session: "$1")
+        try gone.events.store.attachClient("c1", to: "tmux-42-$1")
+        try gone.handle(.clientDetached, client: "c1", session: nil)
+        #expect(try Self.row(gone, "$1")! == (.background, false))
+        #expect(try gone.events.store.tmuxClientSession("c1") == nil)
+    }
+
+    @Test func anAttachTheClientNoLongerShowsIsNotRecorded() throws {
+        let hooks = try Self.hooks(present: TmuxClients(sessions: ["c1": "$2"]))
+        try hooks.handle(.clientSessionChanged, client: "c1", session: "$1")
+        #expect(try hooks.events.store.tmuxClientSession("c1") == nil)
+        try hooks.handle(.clientSessionChanged, client: "c1", session: "$2")
+        #expect(try hooks.events.store.tmuxClientSession("c1") == "tmux-42-$2")
+    }
+
+    @Test func theServersListingNamesEachClientsSession() {
+        let clients = TmuxClients(listing: "$1 /dev/pts/3\n$12 /dev/pts/4\n /dev/pts/5\n\n")
+        #expect(clients.sessions == ["/dev/pts/3": "$1", "/dev/pts/4": "$12"])
+    }
+
     @Test func aSocketThatIsNotAbsoluteIsNotRecorded() throws {
         let store = try Store(path: FilePath(temporaryStorePath()))
         let hooks = TmuxHookEvents(events: LifecycleEvents(store: store, user: "alice"), server: "42", socket: "default")

@@ -18,6 +18,11 @@ package enum TmuxHook: String, Sendable, CaseIterable {
 /// Hooks fire in orders iOS never produces (a detach straight from active): an event the state
 /// does not allow is skipped, never forced (``LifecycleEvents/applyAllowed(_:session:)``), so no
 /// hook can unlock anything.
+///
+/// The records run in the background, so they can arrive in another order than tmux fired them.
+/// A record about a client therefore looks at what the server says now (`present`): an attach
+/// the client no longer shows is not recorded, and a detach is not applied to the attach of a
+/// client that came back under the same name (a replaced client let in again).
 package struct TmuxHookEvents {
     package let events: LifecycleEvents
     /// The tmux server's pid (the second field of `$TMUX`): it names the sessions.
@@ -25,11 +30,23 @@ package struct TmuxHookEvents {
     /// The server's socket (the first field of `$TMUX`, when absolute): what `touchgate watch`
     /// locks the clients through.
     package let socket: String?
+    /// The server's clients now (``TmuxClients/ask(socket:)``), or `nil` when it cannot say:
+    /// then each record is applied as it comes.
+    package let present: @Sendable () -> TmuxClients?
 
-    package init(events: LifecycleEvents, server: String?, socket: String?) {
+    package init(events: LifecycleEvents, server: String?, socket: String?,
+                 present: @escaping @Sendable () -> TmuxClients? = { nil }) {
         self.events = events
         self.server = server
         self.socket = socket.flatMap { $0.hasPrefix("/") ? $0 : nil }
+        self.present = present
+    }
+
+    /// False when the server says `client` does not show `tmuxSession` now: a record that
+    /// arrived after the client moved on, or left.
+    private func stillShows(_ client: String, _ tmuxSession: String) -> Bool {
+        guard let present = present() else { return true }
+        return present.sessions[client] == tmuxSession
     }
 
     /// The touchgate session id of tmux session `tmuxID` (`$3`) on this server.
@@ -45,9 +62,9 @@ package struct TmuxHookEvents {
             let id = sessionID(tmuxSession)
             try events.applyAllowed([.didFinishLaunching, .didBecomeActive], session: id)
             if let socket { try store.recordTmuxSocket(socket, session: id) }
-            if !client.isEmpty { try store.attachClient(client, to: id) }
+            if !client.isEmpty, stillShows(client, tmuxSession) { try store.attachClient(client, to: id) }
         case .clientSessionChanged:
-            guard let tmuxSession else { return }
+            guard let tmuxSession, stillShows(client, tmuxSession) else { return }
             let id = sessionID(tmuxSession)
             // A session the store never saw (it began before the snippet was loaded): launched
             // now, as session-created would have (locked while the lock is on), with its socket.
@@ -60,6 +77,9 @@ package struct TmuxHookEvents {
             if let previous { try events.applyAllowed([.willResignActive, .didEnterBackground], session: previous) }
             try events.applyAllowed([.willEnterForeground], session: id)
         case .clientDetached:
+            // A client of that name shows a session now, and the store has its attach already:
+            // this detach is of the client it replaced.
+            if let now = present()?.sessions[client], try store.tmuxClientSession(client) == sessionID(now) { return }
             if let id = try store.detachClient(client) {
                 try events.applyAllowed([.willResignActive, .didEnterBackground], session: id)
             }
