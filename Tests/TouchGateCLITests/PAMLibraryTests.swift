@@ -41,6 +41,9 @@ import Testing
         let refused = try withoutLibpam(world, ["-S", "--json", "auth"], input: "alice-passcode\n")
         #expect(refused.status != 0, "\(refused)")
         #expect(refused.jsonOutcome != "success", "\(refused)")
+        // The error names what happened, not "no passcode is set".
+        #expect(refused.stdout.contains("PAM could not start the '") && refused.stdout.contains("' stack (libpam.so.0 could not be loaded"),
+                "\(refused)")
         #expect(world.calls("touchgate") == calls)
         // Nothing that reached no PAM stack is counted as a guess.
         let after = try world.statusJSON()["attemptsLeft"] as? [String: Any]

@@ -144,7 +144,8 @@ struct EvaluationStateMachine: Sendable {
         /// The input ended at a prompt: userCancel, saying so.
         case endOfInput
         case fallback
-        case unavailable(AuthError.Code)
+        /// The factor could not be checked; `detail` says why when the code alone would mislead.
+        case unavailable(AuthError.Code, detail: String? = nil)
         case success
         case stop(AuthError.Code)
     }
@@ -330,7 +331,7 @@ struct EvaluationStateMachine: Sendable {
             // A try that is being recorded as a success stays one; anything else stops here.
             switch next {
             case .success, .stop(_), .endOfInput: break
-            case .retry, .fallback, .unavailable(_):
+            case .retry, .fallback, .unavailable(_, _):
                 state = .settling(run, factor, tries: tries, next: .stop(interruption.code))
             }
             return .endsAtNextStep
@@ -376,8 +377,13 @@ struct EvaluationStateMachine: Sendable {
             return settle(.failure(.authenticationFailed), .retry, notice: .answerRefused(invalid))
         }
         guard result.started else {
+            // No module ran (libpam could not be loaded, or pam_start failed): nothing was
+            // checked, and the words say so rather than that no passcode is set.
             let code: AuthError.Code = factor == .biometric ? .biometryNotAvailable : .passcodeNotSet
-            return settle(.notChecked(code), .unavailable(code), notice: unavailableNotice(factor, code))
+            let service = factor == .biometric ? run.snapshot.configuration.biometricService : run.snapshot.configuration.passcodeService
+            return settle(.notChecked(code), .unavailable(code, detail: "PAM could not start the '\(service)' stack "
+                              + "(\(PAMOutcome.notStartedCauses)): nothing was checked."),
+                          notice: unavailableNotice(factor, code))
         }
         guard let failure = result.outcome.errorCode(for: factor) else {
             if factor == .passcode, !result.submittedAnswer {
@@ -415,7 +421,7 @@ struct EvaluationStateMachine: Sendable {
             return .admit(.biometric)
         case (.biometric, .fallback):
             return biometricEnded(run, .fallback)
-        case (.biometric, .unavailable(let code)):
+        case (.biometric, .unavailable(let code, _)):
             return biometricEnded(run, .unavailable(code))
         case (.passcode, .success):
             if mode == .enrollment { return startBiometric(run) }
@@ -426,8 +432,10 @@ struct EvaluationStateMachine: Sendable {
             }
             state = .asking(run, tries: tries, interruption: nil)
             return .ask(step(run, for: .passcode, attempt: tries + 1))
-        case (.passcode, .fallback), (.passcode, .unavailable(_)):
+        case (.passcode, .fallback):
             return finish(AuthError(.passcodeNotSet))
+        case (.passcode, .unavailable(_, let detail)):
+            return finish(AuthError(.passcodeNotSet, detail: detail))
         }
     }
 

@@ -19,11 +19,14 @@ public enum PAMOutcome: Sendable, Hashable {
     case moduleMissing
     /// `PAM_USER_UNKNOWN`: the stack does not know the user.
     case userUnknown
-    /// The stack could not be started (`pam_start` failed).
+    /// The stack could not be started (`pam_start` failed, or libpam could not be loaded).
     case notStarted
     /// Any other status (`PAM_SYSTEM_ERR`, `PAM_CONV_ERR`, `PAM_ABORT`, …): a broken stack, a
     /// counted failure that never unlocks. Holds the raw status for diagnostics.
     case failed(Int32)
+
+    /// What ``notStarted`` can mean, in the words an error message gives.
+    public static let notStartedCauses = "libpam.so.0 could not be loaded, or pam_start failed"
 
     /// True when the outcome is a verdict on a credential that was given, so the try counts as a
     /// failure; "cannot check" outcomes do not count.
