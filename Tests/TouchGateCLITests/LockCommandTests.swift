@@ -31,8 +31,7 @@ import Testing
         let result = try world.run(["--json", "lock"])
         #expect(result.status == 0, "\(result)")
         // The owner answered only once its cover was up: it is there when lock returns.
-        let covered = owner.rawOutput().dropFirst(rawBefore)
-        #expect(covered.range(of: Data("\u{1B}[2J".utf8)) != nil, "the owner drew no cover before lock returned")
+        #expect(owner.coverDrawn(since: rawBefore, by: ownerPID), "the owner drew no cover before lock returned")
         let json = try #require(result.json, "\(result)")
         let sessions = (json["sessions"] as? [[String: Any]]) ?? []
         #expect(Set(sessions.compactMap { $0["session"] as? String }) == [ownerSession, tmuxSession], "\(result)")
@@ -54,7 +53,7 @@ import Testing
     }
 
     @Test func aNamedSessionAloneIsLocked() throws {
-        let (world, owner, tmux, ownerSession, _, tmuxSession) = try Self.unlockedOwnerAndTmux()
+        let (world, owner, tmux, ownerSession, ownerPID, tmuxSession) = try Self.unlockedOwnerAndTmux()
         defer { owner.shutdown(); tmux.shutdown() }
         let result = try world.run(["--json", "lock", tmuxSession])
         #expect(result.status == 0, "\(result)")
@@ -73,7 +72,7 @@ import Testing
         let rawBefore = owner.rawOutput().count
         let text = try world.run(["lock", ownerSession])
         #expect(text.status == 0 && text.stdout.hasPrefix("locked 1 session(s): \(ownerSession)\n"), "\(text)")
-        #expect(owner.rawOutput().dropFirst(rawBefore).range(of: Data("\u{1B}[2J".utf8)) != nil, "\(text)")
+        #expect(owner.coverDrawn(since: rawBefore, by: ownerPID), "\(text)")
         try ShellOwnerTests.waitForGate(owner)
     }
 

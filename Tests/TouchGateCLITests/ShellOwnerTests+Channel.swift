@@ -33,8 +33,7 @@ extension ShellOwnerTests {
         try bus.prepareForSleep(true)
         try gateEventually("the inhibitor released") { try !bus.touchgateInhibits() }
         // The owner's own answer came, with its cover up, before the release.
-        let covered = owner.rawOutput().dropFirst(rawBefore)
-        #expect(covered.range(of: Data("\u{1B}[2J".utf8)) != nil, "the owner drew no cover")
+        #expect(owner.coverDrawn(since: rawBefore, by: try owner.owner().pid), "the owner drew no cover")
         #expect(try world.gateSessionStatus(session)?.locked == true)
         #expect(!watcher.errorsSoFar.contains("did not answer") && !watcher.errorsSoFar.contains("no channel"), "\(watcher.errorsSoFar)")
         #expect(!squatter.lines.contains("answered"), "the watcher talked to the squatter: \(squatter.lines)")
@@ -67,7 +66,7 @@ extension ShellOwnerTests {
         let rawBefore = owner.rawOutput().count
         try owner.tmux(["send-keys", "-t", "o", "-H", "1b", "5b", "49"])
         try Self.waitForGate(owner)
-        #expect(owner.rawOutput().dropFirst(rawBefore).range(of: Data("\u{1B}[2J".utf8)) != nil, "the owner drew no cover")
+        #expect(owner.coverDrawn(since: rawBefore, by: try owner.owner().pid), "the owner drew no cover")
         #expect(!(try owner.screen().contains("VISIBLE-42")))
         try Self.unlock(owner)
         try owner.waitForScreen(containing: "VISIBLE-42")

@@ -337,7 +337,7 @@ import TouchGate
         try owner.start()
         try Self.unlock(owner)
         try owner.waitForScreen(containing: "VIMTEXT-on-screen")
-        let (session, _) = try owner.owner()
+        let (session, ownerPID) = try owner.owner()
         let watcher = try WatchTests.startWatcher(world, bus)
         defer { watcher.signal(SIGTERM) }
         let rawBefore = owner.rawOutput().count
@@ -345,8 +345,7 @@ import TouchGate
         // The watcher releases its inhibitor only once the owner answered that its cover is up.
         try gateEventually("the inhibitor released") { try !bus.touchgateInhibits() }
         #expect(try world.gateSessionStatus(session)?.locked == true)
-        let covered = owner.rawOutput().dropFirst(rawBefore)
-        #expect(covered.range(of: Data("\u{1B}[2J".utf8)) != nil, "the owner drew no cover")
+        #expect(owner.coverDrawn(since: rawBefore, by: ownerPID), "the owner drew no cover")
         try Self.waitForGate(owner)
         #expect(!(try owner.screen().contains("VIMTEXT-on-screen")))
         // Keys for vim go to the gate: a shell escape runs nothing.
@@ -392,8 +391,7 @@ import TouchGate
         let result = try watcher.wait(timeout: 20)
         #expect(result.status == 74, "\(result)")
         // The owner answered the watcher once its cover was up, before the watcher ended.
-        let covered = owner.rawOutput().dropFirst(rawBefore)
-        #expect(covered.range(of: Data("\u{1B}[2J".utf8)) != nil, "the owner drew no cover")
+        #expect(owner.coverDrawn(since: rawBefore, by: ownerPID), "the owner drew no cover")
         let screen = try owner.waitForScreen(containing: Self.gateTitle)
         #expect(!screen.contains("VISIBLE-42"))
         #expect(try !bus.touchgateInhibits())

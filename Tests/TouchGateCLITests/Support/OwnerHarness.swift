@@ -101,6 +101,22 @@ final class OwnerHarness: PaneScreen {
     /// Every byte the owner wrote to its terminal so far.
     func rawOutput() -> Data { FileManager.default.contents(atPath: rawPath) ?? Data() }
 
+    /// Whether the owner (`pid`) had drawn a cover (CSI 2 J) after byte `offset` of its raw output
+    /// by the time this is called. The raw output reaches its file through tmux's pipe-pane and
+    /// cat, later than the owner wrote it, so the owner is stopped (SIGSTOP) while its earlier
+    /// output arrives (up to 10 s), and goes on afterwards: what it writes after the call never counts.
+    func coverDrawn(since offset: Int, by pid: pid_t) -> Bool {
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        let cover = Data("\u{1B}[2J".utf8)
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            if rawOutput().dropFirst(offset).range(of: cover) != nil { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        return false
+    }
+
     func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", "o"] + keys) }
 
     /// Types `text` literally (each byte as it is), then Enter.
