@@ -192,7 +192,8 @@ final class TmuxHarness {
         let client = "env -u TMUX tmux -S '\(innerSocket)' \(tmuxCommand)"
         // script(1) copies every byte the client writes to its terminal into the log, unfiltered.
         let run = log.map { "script -q -f -e -c \"\(client)\" '\($0)'" } ?? client
-        return "trap '' INT QUIT TSTP; \(delay > 0 ? "sleep \(delay); " : "")\(run); echo CLIENT-EXITED; sleep 600"
+        // The marker on a line of its own: keys echoed before it (a row of ^C) would wrap it.
+        return "trap '' INT QUIT TSTP; \(delay > 0 ? "sleep \(delay); " : "")\(run); echo; echo CLIENT-EXITED; sleep 600"
     }
 
     /// Runs `tmux -S INNER tmuxCommand` as a client in outer pane `pane`, every byte it writes to
