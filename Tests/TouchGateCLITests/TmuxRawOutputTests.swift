@@ -55,12 +55,12 @@ import Testing
         var gates = 0
         for attempt in 1...10 {
             try? FileManager.default.removeItem(atPath: Self.log(world))
-            // The client starts half a second after its pane, which ignores Ctrl-C by then; the
-            // flood covers the client's start and its first 300 ms.
+            // The client starts half a second after its pane ignores Ctrl-C; the flood covers the
+            // client's start and its first moments.
             try tmux.runLoggedClient("attach-session -t s", log: Self.log(world), delay: 0.5)
-            Thread.sleep(forTimeInterval: 0.2)
+            try tmux.waitForScreen(containing: "CLIENT-WAITING")
             flood.start()
-            Thread.sleep(forTimeInterval: 0.6)
+            Thread.sleep(forTimeInterval: 0.9)
             flood.pause()
             var screen = ""
             do {

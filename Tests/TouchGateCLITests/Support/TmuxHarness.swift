@@ -187,13 +187,14 @@ final class TmuxHarness {
     /// not touch the gate); the client gets its own dispositions when it starts.
     /// A pane's shell can still be ended by a Ctrl-C before its `trap`: the outer server keeps
     /// such a pane (`remain-on-exit`) so the next client respawns it. `delay` seconds pass
-    /// between the `trap` and the client.
+    /// between the `trap` (then the pane shows CLIENT-WAITING) and the client.
     private func clientCommand(_ tmuxCommand: String, log: String? = nil, delay: Double = 0) -> String {
         let client = "env -u TMUX tmux -S '\(innerSocket)' \(tmuxCommand)"
         // script(1) copies every byte the client writes to its terminal into the log, unfiltered.
         let run = log.map { "script -q -f -e -c \"\(client)\" '\($0)'" } ?? client
         // The marker on a line of its own: keys echoed before it (a row of ^C) would wrap it.
-        return "trap '' INT QUIT TSTP; \(delay > 0 ? "sleep \(delay); " : "")\(run); echo; echo CLIENT-EXITED; sleep 600"
+        // With a delay, CLIENT-WAITING says the pane ignores Ctrl-C from now on.
+        return "trap '' INT QUIT TSTP; \(delay > 0 ? "echo CLIENT-WAITING; sleep \(delay); " : "")\(run); echo; echo CLIENT-EXITED; sleep 600"
     }
 
     /// Runs `tmux -S INNER tmuxCommand` as a client in outer pane `pane`, every byte it writes to
