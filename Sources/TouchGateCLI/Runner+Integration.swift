@@ -59,10 +59,9 @@ extension Runner {
         let store = try openStore()
         // $TMUX is SOCKET,PID,SESSION: the server's pid names the sessions, and its socket is what
         // `touchgate watch` locks the clients through.
-        let socket = invocationContext.tmux?.socket
         let hooks = TmuxHookEvents(events: LifecycleEvents(store: store, user: try user, probe: probe),
-                                   server: invocationContext.tmux?.serverPID, socket: socket,
-                                   present: { socket.flatMap { $0.hasPrefix("/") ? TmuxClients.ask(socket: $0) : nil } })
+                                   server: invocationContext.tmux?.serverPID, socket: invocationContext.tmux?.socket,
+                                   ask: { TmuxClients.ask(socket: $0) })
         try hooks.handle(hook, client: client, session: tmuxSession)
         return .success
     }

@@ -30,7 +30,7 @@ import Testing
     static func hooks(present: TmuxClients) throws -> TmuxHookEvents {
         let store = try Store(path: FilePath(temporaryStorePath()), clock: TestClock())
         return TmuxHookEvents(events: LifecycleEvents(store: store, user: "alice"), server: "42",
-                              socket: "/tmp/tmux-1/default", present: { present })
+                              socket: "/tmp/tmux-1/default", ask: { $0 == "/tmp/tmux-1/default" ? present : nil })
     }
 
     @Test func aDetachThatComesAfterTheClientCameBackLeavesItsAttachAlone() throws {

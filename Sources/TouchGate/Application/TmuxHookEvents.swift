@@ -20,7 +20,7 @@ package enum TmuxHook: String, Sendable, CaseIterable {
 /// hook can unlock anything.
 ///
 /// The records run in the background, so they can arrive in another order than tmux fired them.
-/// A record about a client therefore looks at what the server says now (`present`): an attach
+/// A record about a client therefore looks at what the server says now (`ask`): an attach
 /// the client no longer shows is not recorded, and a detach is not applied to the attach of a
 /// client that came back under the same name (a replaced client let in again).
 package struct TmuxHookEvents {
@@ -30,17 +30,20 @@ package struct TmuxHookEvents {
     /// The server's socket (the first field of `$TMUX`, when absolute): what `touchgate watch`
     /// locks the clients through.
     package let socket: String?
-    /// The server's clients now (``TmuxClients/ask(socket:)``), or `nil` when it cannot say:
-    /// then each record is applied as it comes.
-    package let present: @Sendable () -> TmuxClients?
+    /// Asks the server on a socket for its clients now (``TmuxClients/ask(socket:)``); `nil`
+    /// when it cannot say: then each record is applied as it comes.
+    package let ask: @Sendable (String) -> TmuxClients?
 
     package init(events: LifecycleEvents, server: String?, socket: String?,
-                 present: @escaping @Sendable () -> TmuxClients? = { nil }) {
+                 ask: @escaping @Sendable (String) -> TmuxClients? = { _ in nil }) {
         self.events = events
         self.server = server
         self.socket = socket.flatMap { $0.hasPrefix("/") ? $0 : nil }
-        self.present = present
+        self.ask = ask
     }
+
+    /// The server's clients now, when it can be asked (it has a socket and answers).
+    private func present() -> TmuxClients? { socket.flatMap(ask) }
 
     /// False when the server says `client` does not show `tmuxSession` now: a record that
     /// arrived after the client moved on, or left.

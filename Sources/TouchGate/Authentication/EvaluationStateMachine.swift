@@ -379,11 +379,11 @@ struct EvaluationStateMachine: Sendable {
         guard result.started else {
             // No module ran (libpam could not be loaded, or pam_start failed): nothing was
             // checked, and the words say so rather than that no passcode is set.
+            // (The biometric factor's words are its own: it goes on to the passcode.)
             let code: AuthError.Code = factor == .biometric ? .biometryNotAvailable : .passcodeNotSet
-            let service = factor == .biometric ? run.snapshot.configuration.biometricService : run.snapshot.configuration.passcodeService
-            return settle(.notChecked(code), .unavailable(code, detail: "PAM could not start the '\(service)' stack "
-                              + "(\(PAMOutcome.notStartedCauses)): nothing was checked."),
-                          notice: unavailableNotice(factor, code))
+            let detail = factor == .biometric ? nil : "PAM could not start the '\(run.snapshot.configuration.passcodeService)' "
+                + "stack (\(PAMOutcome.notStartedCauses)): nothing was checked."
+            return settle(.notChecked(code), .unavailable(code, detail: detail), notice: unavailableNotice(factor, code))
         }
         guard let failure = result.outcome.errorCode(for: factor) else {
             if factor == .passcode, !result.submittedAnswer {

@@ -93,8 +93,8 @@ package enum IntegrationSnippet {
         // or replace (also a control client that cannot be told apart: it is not shown anything).
         let way = "#{?#{m:* #{hook_client} *,#{@touchgate-pass}},let-in,"
             + "#{?\(ofTheHookClient("client_control_mode")),control,#{?#{exit-unattached},in-place,replace}}}"
-        func when(_ value: String, and extra: String? = nil, _ commands: String) -> String {
-            let test = "#{==:#{@touchgate-way},\(value)}"
+        func when(_ value: String, is comparison: String = "==", and extra: String? = nil, _ commands: String) -> String {
+            let test = "#{\(comparison):#{@touchgate-way},\(value)}"
             return "if-shell -F '" + (extra.map { "#{&&:\(test),\($0)}" } ?? test) + "' " + tmuxQuoted(commands)
         }
         // tmux 3.3's hooks have no client of their own: a command for the hook's client is
@@ -140,8 +140,7 @@ package enum IntegrationSnippet {
                 when("replace", "set-option lock-command : ; set-hook -R @touchgate-lock"),
                 "set-option -F lock-command " + tmuxQuoted(sessionLock),
                 when("in-place", "set-hook -R @touchgate-lock"),
-                "if-shell -F '#{!=:#{@touchgate-way},replace}' "
-                    + tmuxQuoted(runShell("client-session-changed", "'#{hook_client}' '#{session_id}'")),
+                when("replace", is: "!=", runShell("client-session-changed", "'#{hook_client}' '#{session_id}'")),
                 controlCheck,
             ]))
             \(hook("client-detached", [runShell("client-detached", "'#{hook_client}'")]))

@@ -122,12 +122,13 @@ final class TmuxHarness {
         return result
     }
 
-    /// Notes the pid of the server on `socket`, so ``shutdown()`` can make sure it is gone.
+    /// Notes the pid of the server on `socket`, so ``shutdown()`` can make sure it is gone; a
+    /// server noted already is noted once.
     private func recordServer(_ socket: String) throws {
         if started.isEmpty { try startWatchdog() }
-        started.append(socket)
+        if !started.contains(socket) { started.append(socket) }
         let pid = try tmux(socket, ["display-message", "-p", "#{pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let pid = pid_t(pid) { serverPIDs.append(pid) }
+        if let pid = pid_t(pid), !serverPIDs.contains(pid) { serverPIDs.append(pid) }
     }
 
     /// A test process that crashes runs no `defer`: an orphaned shell then kills both servers
@@ -213,9 +214,15 @@ final class TmuxHarness {
             arguments += (arguments.isEmpty ? [] : [";"])
                 + ["new-session", "-d", "-s", pane, "-x", "100", "-y", "30", clientCommand(tmuxCommand, log: log, delay: delay)]
         }
-        let first = !started.contains(outerSocket)
-        try tmux(outerSocket, (first ? ["-f", "/dev/null"] : []) + arguments + [";", "set-option", "-g", "remain-on-exit", "on"])
-        if first { try recordServer(outerSocket) }
+        try runOuter(arguments)
+    }
+
+    /// Runs `arguments` on the outer server, which they start when it does not run (the first
+    /// time, or again after its last session ended): without a configuration, dead panes kept,
+    /// and recorded for ``shutdown()``.
+    private func runOuter(_ arguments: [String]) throws {
+        try tmux(outerSocket, ["-f", "/dev/null"] + arguments + [";", "set-option", "-g", "remain-on-exit", "on"])
+        try recordServer(outerSocket)
     }
 
     /// Attaches a client to inner session `session` in outer pane `pane` (a new outer session),
@@ -238,28 +245,25 @@ final class TmuxHarness {
         kill(-pane, SIGKILL)
     }
 
-    /// Ends outer pane `pane` and all that runs in it (its client, the gate that replaced it).
-    func killOuterPane(_ pane: String) throws {
+    /// Ends what runs in outer pane `pane` (``killProcessGroup(_:)``); the pane stays, dead.
+    private func killPaneProcesses(_ pane: String) throws {
         if let pid = pid_t(try outer("display-message", "-p", "-t", pane, "#{pane_pid}").stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)) { killProcessGroup(pid) }
+    }
+
+    /// Ends outer pane `pane` and all that runs in it (its client, the gate that replaced it).
+    func killOuterPane(_ pane: String) throws {
+        try killPaneProcesses(pane)
         try outer("kill-session", "-t", pane)
     }
 
     private func runClient(_ tmuxCommand: String, pane: String, log: String? = nil, delay: Double = 0) throws {
-        if started.contains(outerSocket) {
-            if (try? outer("has-session", "-t", pane)) != nil {
-                if let pid = pid_t(try outer("display-message", "-p", "-t", pane, "#{pane_pid}").stdout
-                    .trimmingCharacters(in: .whitespacesAndNewlines)) { killProcessGroup(pid) }
-                try outer("respawn-pane", "-k", "-t", pane, clientCommand(tmuxCommand, log: log, delay: delay))
-            } else {
-                try outer("new-session", "-d", "-s", pane, "-x", "100", "-y", "30",
-                          clientCommand(tmuxCommand, log: log, delay: delay))
-            }
+        let command = clientCommand(tmuxCommand, log: log, delay: delay)
+        if started.contains(outerSocket), (try? outer("has-session", "-t", pane)) != nil {
+            try killPaneProcesses(pane)
+            try outer("respawn-pane", "-k", "-t", pane, command)
         } else {
-            try tmux(outerSocket, ["-f", "/dev/null", "new-session", "-d", "-s", pane, "-x", "100", "-y", "30",
-                                   clientCommand(tmuxCommand, log: log, delay: delay), ";",
-                                   "set-option", "-g", "remain-on-exit", "on"])
-            try recordServer(outerSocket)
+            try runOuter(["new-session", "-d", "-s", pane, "-x", "100", "-y", "30", command])
         }
     }
 
